@@ -1,0 +1,58 @@
+# MLTCP top-level Makefile.
+#
+#   make              build the kernel modules (for KVER) and the userspace tools
+#   make check        deps, build, unit tests, then every selftest inside the QEMU bench
+#   make unit         userspace unit tests only (cmocka, host)
+#   make deps         install build/bench dependencies (Debian, root)
+#   make sparse       build the modules with sparse (C=1)
+#   make install      install modules for KVER, libmltcp, headers and tools
+#
+# KVER is the kernel the modules are built for and the bench boots. By default it is
+# the ABI that Debian's linux-image-amd64 currently points to; on a real host use
+#   make KDIR=/lib/modules/$(uname -r)/build
+
+SHELL := /bin/bash
+KVER ?= $(shell scripts/default-kver)
+KDIR ?= /usr/src/linux-headers-$(KVER)
+PREFIX ?= /usr/local
+BUILD := $(CURDIR)/build
+VM_TIMEOUT ?= 1500
+
+export KVER KDIR BUILD
+
+.PHONY: all modules userspace unit check deps deps-check sparse install clean selftests-vm
+
+all: modules userspace
+
+deps:
+	scripts/deps.sh --install $(KVER)
+
+deps-check:
+	@scripts/deps.sh --install $(KVER) >/dev/null
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+
+sparse:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules 2>&1 | tee $(BUILD)/sparse.log
+	@! grep -E '(warning|error):' $(BUILD)/sparse.log
+
+userspace:
+	$(MAKE) -C userspace BUILD=$(BUILD)
+
+unit: userspace
+	$(MAKE) -C tests/unit BUILD=$(BUILD) run
+
+# The whole test run. Each stage prints TAP; scripts/tap-summary adds them up and
+# prints the closing "N passed, N failed" line.
+check: deps-check
+	@mkdir -p $(BUILD)
+	@scripts/check.sh
+
+install: modules userspace
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
+	$(MAKE) -C userspace BUILD=$(BUILD) PREFIX=$(PREFIX) install
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean || true
+	rm -rf $(BUILD)
