@@ -1,0 +1,302 @@
+#!/bin/bash
+# Shared helpers for the MLTCP selftests: TAP output, module loading, network
+# namespaces with a dumbbell topology, and iperf3 runs. Source it from a test:
+#
+#   . "$(dirname "$0")/lib.sh"
+#
+# Tests run as root, inside the QEMU bench (scripts/vm-run) or on a real host where
+# the MLTCP modules are installed (sudo selftests/run.sh). Everything a test creates
+# (namespaces, processes, modules it loaded) is removed on exit.
+
+set -u
+
+# ---------------------------------------------------------------- TAP ------------
+_tap_n=0
+_tap_failed=0
+_tap_planned=""
+
+tap_plan() {
+	_tap_planned=$1
+	echo "TAP version 13"
+	echo "1..$1"
+}
+ok() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $*"
+}
+not_ok() {
+	_tap_n=$((_tap_n + 1))
+	_tap_failed=$((_tap_failed + 1))
+	echo "not ok $_tap_n - $*"
+}
+# tap_result DESC STATUS: ok when STATUS is 0.
+tap_result() {
+	if [ "$2" = 0 ]; then ok "$1"; else not_ok "$1"; fi
+}
+# tap_check DESC CMD...: runs CMD, ok when it exits 0; its output is shown as
+# diagnostics on failure.
+tap_check() {
+	local desc=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc = 0 ]; then
+		ok "$desc"
+	else
+		not_ok "$desc"
+		diag "command: $* (exit $rc)"
+		[ -n "$out" ] && printf '%s\n' "$out" | diag_stream
+	fi
+	return $rc
+}
+skip() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $1 # SKIP $2"
+}
+diag() { echo "# $*"; }
+diag_stream() { sed 's/^/#   /'; }
+# bail DESC: a precondition failed; report it and end the test.
+bail() {
+	not_ok "$*"
+	tap_done
+}
+# tap_done: closes the test; exits non-zero if anything failed or the plan was not met.
+tap_done() {
+	if [ -n "$_tap_planned" ] && [ "$_tap_n" != "$_tap_planned" ]; then
+		echo "not ok $((_tap_n + 1)) - planned $_tap_planned tests but ran $_tap_n"
+		_tap_failed=$((_tap_failed + 1))
+	fi
+	exit $((_tap_failed > 0))
+}
+
+# ---------------------------------------------------------------- cleanup --------
+_cleanup_cmds=()
+# at_exit CMD...: runs CMD (via eval) on exit, last registered first.
+at_exit() { _cleanup_cmds+=("$*"); }
+ml_cleanup() {
+	local i
+	for ((i = ${#_cleanup_cmds[@]} - 1; i >= 0; i--)); do
+		eval "${_cleanup_cmds[$i]}" >/dev/null 2>&1
+	done
+	_cleanup_cmds=()
+}
+trap ml_cleanup EXIT
+trap 'exit 130' INT TERM
+
+[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP selftests need root"; exit 4; }
+
+# ---------------------------------------------------------------- modules --------
+# ml_modprobe NAME [PARAM=VALUE...]: loads a module; one the test loaded itself is
+# unloaded again on exit (a module that was already loaded is left alone).
+ml_modprobe() {
+	local name=$1
+	if [ -d "/sys/module/$name" ]; then
+		modprobe "$@" >/dev/null 2>&1
+		return 0
+	fi
+	modprobe "$@" || return 1
+	at_exit "modprobe -r $name"
+}
+
+# ml_sysctl_restore KEY: puts KEY back to its current value on exit.
+ml_sysctl_restore() {
+	at_exit "sysctl -qw $1=$(sysctl -n "$1" | tr '\t' ' ' | sed 's/ /\\ /g')"
+}
+
+# ---------------------------------------------------------------- namespaces -----
+# Namespace names carry the test's PID so that tests never collide.
+_ns_prefix="mlt$$"
+# ml_netns VAR NAME: creates namespace <prefix>-NAME (deleted on exit), stores its
+# name in VAR. Not for use inside $(...): the cleanup must be registered here.
+ml_netns() {
+	local ns="${_ns_prefix}-$2"
+	ip netns add "$ns" || return 1
+	at_exit "ip netns del $ns"
+	ip -n "$ns" link set lo up
+	printf -v "$1" '%s' "$ns"
+}
+# in_ns NS CMD...: run CMD inside NS.
+in_ns() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" "$@"
+}
+
+# dumbbell_setup RATE_MBIT [QDISC] [NPAIRS]
+#
+#   NS_S[0] ──┐                                      ┌── NS_R[0]
+#   NS_S[1] ──┤ NS_RT ═══ bottleneck (bn0) ═══> NS_RR ├── NS_R[1]
+#      ...  ──┘    one FIFO on NS_RT's bn0 egress     └──   ...
+#
+# Every sender i reaches every receiver through the one bottleneck: a tbf of
+# RATE_MBIT with a byte FIFO (QDISC=tbf, default), or the same tbf with a RED child
+# marking ECN (QDISC=red_ecn) for DCTCP. The reverse path (ACKs) is not shaped.
+# Never fq/fq_codel here: per-flow fairness would hide what MLTCP does.
+# Addresses come from the benchmarking range 198.18.0.0/15 and 2001:db8::/32:
+#   sender i   198.18.<i+1>.2   2001:db8:1:<i+1>::2
+#   receiver i 198.19.<i+1>.2   2001:db8:2:<i+1>::2   (RCV_IP4[i], RCV_IP6[i])
+# QLIMIT_BYTES (default: 10 ms at RATE, at least 64 KB) sizes the FIFO; RED marks
+# above RED_MIN_BYTES (default: 2 ms at RATE, at least 15 KB).
+dumbbell_setup() {
+	local rate=$1 qdisc=${2:-tbf} npairs=${3:-1} i
+	local bdp_10ms=$((rate * 1000000 / 8 / 100))
+	local qlimit=${QLIMIT_BYTES:-$((bdp_10ms > 65536 ? bdp_10ms : 65536))}
+
+	ml_netns NS_RT rt && ml_netns NS_RR rr || return 1
+	NS_S=()
+	NS_R=()
+	RCV_IP4=()
+	RCV_IP6=()
+	SND_IP4=()
+	SND_IP6=()
+	BOTTLENECK_DEV=bn0
+	ip link add bn0 netns "$NS_RT" type veth peer name bn1 netns "$NS_RR" || return 1
+	_link_up "$NS_RT" bn0 198.18.0.1/24 2001:db8::1/64
+	_link_up "$NS_RR" bn1 198.18.0.2/24 2001:db8::2/64
+	for ns in "$NS_RT" "$NS_RR"; do
+		in_ns "$ns" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+		in_ns "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+	done
+	ip -n "$NS_RT" route add 198.19.0.0/16 via 198.18.0.2
+	ip -n "$NS_RT" -6 route add 2001:db8:2::/48 via 2001:db8::2
+	ip -n "$NS_RR" route add 198.18.0.0/15 via 198.18.0.1
+	ip -n "$NS_RR" -6 route add 2001:db8:1::/48 via 2001:db8::1
+
+	for ((i = 0; i < npairs; i++)); do
+		local s r n=$((i + 1))
+		ml_netns s "s$i" && ml_netns r "r$i" || return 1
+		NS_S+=("$s")
+		NS_R+=("$r")
+		for ns in "$s" "$r"; do
+			in_ns "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+		done
+		ip link add eth0 netns "$s" type veth peer name "s$i" netns "$NS_RT" || return 1
+		_link_up "$s" eth0 "198.18.$n.2/24" "2001:db8:1:$n::2/64"
+		_link_up "$NS_RT" "s$i" "198.18.$n.1/24" "2001:db8:1:$n::1/64"
+		ip -n "$s" route add default via "198.18.$n.1"
+		ip -n "$s" -6 route add default via "2001:db8:1:$n::1"
+		ip link add eth0 netns "$r" type veth peer name "r$i" netns "$NS_RR" || return 1
+		_link_up "$r" eth0 "198.19.$n.2/24" "2001:db8:2:$n::2/64"
+		_link_up "$NS_RR" "r$i" "198.19.$n.1/24" "2001:db8:2:$n::1/64"
+		ip -n "$r" route add default via "198.19.$n.1"
+		ip -n "$r" -6 route add default via "2001:db8:2:$n::1"
+		SND_IP4+=("198.18.$n.2")
+		SND_IP6+=("2001:db8:1:$n::2")
+		RCV_IP4+=("198.19.$n.2")
+		RCV_IP6+=("2001:db8:2:$n::2")
+	done
+
+	# Segmentation offloads would hand tbf 64 KB super-packets; a real NIC queue
+	# holds MTU-sized packets.
+	in_ns "$NS_RT" ethtool -K bn0 tso off gso off gro off >/dev/null 2>&1
+	# tbf needs a bucket of at least one MTU; 10 ms of tokens at most, as a switch
+	# port would burst.
+	local burst=$((bdp_10ms / 4 > 15000 ? bdp_10ms / 4 : 15000))
+	in_ns "$NS_RT" tc qdisc add dev bn0 root handle 1: tbf rate "${rate}mbit" \
+		burst "$burst" limit "$qlimit" || return 1
+	case $qdisc in
+	tbf) ;;
+	red_ecn)
+		local bdp_2ms=$((rate * 1000000 / 8 / 500))
+		local min=${RED_MIN_BYTES:-$((bdp_2ms > 15000 ? bdp_2ms : 15000))}
+		local max=$((min + 3000))
+		in_ns "$NS_RT" tc qdisc add dev bn0 parent 1:1 handle 10: red \
+			limit "$qlimit" min "$min" max "$max" avpkt 1500 burst $((min / 1500 + 1)) \
+			probability 1.0 bandwidth "${rate}mbit" ecn || return 1
+		;;
+	*)
+		echo "dumbbell_setup: unknown qdisc $qdisc" >&2
+		return 1
+		;;
+	esac
+	# The addresses must answer before tests start timing anything.
+	for ((i = 0; i < npairs; i++)); do
+		in_ns "${NS_S[$i]}" ping -c1 -W5 -q "${RCV_IP4[$i]}" >/dev/null || return 1
+		in_ns "${NS_S[$i]}" ping -6 -c1 -W5 -q "${RCV_IP6[$i]}" >/dev/null || return 1
+	done
+}
+_link_up() {
+	ip -n "$1" addr add "$3" dev "$2"
+	ip -n "$1" -6 addr add "$4" dev "$2" nodad
+	ip -n "$1" link set "$2" up
+}
+
+# bottleneck_stats: "sent_bytes dropped marked" of the bottleneck qdiscs.
+bottleneck_stats() {
+	in_ns "$NS_RT" tc -s -j qdisc show dev bn0 | python3 -c '
+import json, sys
+qs = json.load(sys.stdin)
+root = [q for q in qs if q.get("root")][0]
+marked = sum(q.get("marked", 0) for q in qs)
+drops = sum(q.get("drops", 0) for q in qs)
+print(root["bytes"], drops, marked)'
+}
+
+# ---------------------------------------------------------------- traffic --------
+# wait_port NS PORT [TIMEOUT_S]: waits until something listens on TCP PORT in NS.
+wait_port() {
+	local ns=$1 port=$2 t=${3:-10} i
+	for ((i = 0; i < t * 10; i++)); do
+		in_ns "$ns" ss -Htln "sport = :$port" | grep -q . && return 0
+		sleep 0.1
+	done
+	echo "wait_port: nothing listens on port $port in $ns after ${t}s" >&2
+	return 1
+}
+
+# rcv_ns_of IP: the receiver namespace that owns IP.
+rcv_ns_of() {
+	local i
+	for i in "${!NS_R[@]}"; do
+		if [ "${RCV_IP4[$i]}" = "$1" ] || [ "${RCV_IP6[$i]}" = "$1" ]; then
+			echo "${NS_R[$i]}"
+			return 0
+		fi
+	done
+	echo "rcv_ns_of: $1 is no receiver address" >&2
+	return 1
+}
+
+# free_port NS: prints a random TCP port nothing listens on in NS.
+free_port() {
+	local port
+	while :; do
+		port=$((20000 + RANDOM % 20000))
+		in_ns "$1" ss -Htln "sport = :$port" | grep -q . || break
+	done
+	echo "$port"
+}
+
+# iperf_start_server NS: starts a one-shot iperf3 server in NS and sets IPERF_PORT.
+# Call it directly, not inside $(...), so that its cleanup is registered.
+iperf_start_server() {
+	local ns=$1
+	IPERF_PORT=$(free_port "$ns")
+	in_ns "$ns" iperf3 -s -1 -p "$IPERF_PORT" >/dev/null 2>&1 &
+	at_exit "kill $! 2>/dev/null"
+	wait_port "$ns" "$IPERF_PORT"
+}
+
+# iperf_goodput_mbit NS_SRC DEST_IP [IPERF3_ARGS...]: runs iperf3 for IPERF_TIME
+# seconds (default 5) from NS_SRC to DEST_IP (a receiver address; its server is
+# started here) and prints the receiver-side goodput in Mbit/s. Several may run at
+# once in the background (each picks its own port).
+iperf_goodput_mbit() {
+	local src=$1 dst=$2 ns json
+	shift 2
+	ns=$(rcv_ns_of "$dst") || return 1
+	iperf_start_server "$ns" || return 1
+	json=$(in_ns "$src" iperf3 -c "$dst" -p "$IPERF_PORT" -t "${IPERF_TIME:-5}" -J "$@") || {
+		echo "iperf3 to $dst failed: $(printf '%s' "$json" | head -c 400)" >&2
+		return 1
+	}
+	printf '%s' "$json" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+print("%.2f" % (r["end"]["sum_received"]["bits_per_second"] / 1e6))'
+}
+
+# within_pct A B PCT: true when A is within PCT percent of B.
+within_pct() {
+	python3 -c 'import sys; a, b, p = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= b * p / 100 else 1)' "$@"
+}

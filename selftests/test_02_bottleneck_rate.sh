@@ -1,0 +1,31 @@
+#!/bin/bash
+# The dumbbell's bottleneck really limits throughput to its configured rate: one
+# iperf3 flow (the kernel's cubic) gets within 10% of the rate, IPv4 and IPv6, at two
+# rates, and the tbf counts what it sent.
+#
+#   NS_S[0] ── NS_RT ══ tbf RATE, byte FIFO ══> NS_RR ── NS_R[0]
+. "$(dirname "$0")/lib.sh"
+
+rates=(50 100)
+tap_plan 5
+
+# TCP goodput is at most 1448/1514 of the wire rate tbf meters.
+expect() { python3 -c "print(round($1 * 1448 / 1514, 1))"; }
+
+for rate in "${rates[@]}"; do
+	ml_cleanup
+	dumbbell_setup "$rate" tbf 1 || bail "dumbbell at $rate Mbit/s"
+	for fam in 4 6; do
+		if [ $fam = 4 ]; then dst=${RCV_IP4[0]}; else dst=${RCV_IP6[0]}; fi
+		got=$(iperf_goodput_mbit "${NS_S[0]}" "$dst" -C cubic)
+		want=$(expect "$rate")
+		diag "rate $rate Mbit/s IPv$fam: goodput $got Mbit/s (expected about $want)"
+		within_pct "${got:-0}" "$want" 10
+		tap_result "IPv$fam goodput at a $rate Mbit/s bottleneck is within 10% of the rate" $?
+	done
+done
+read -r sent drops marked < <(bottleneck_stats)
+diag "bottleneck: sent $sent bytes, $drops drops, $marked marks"
+[ "${sent:-0}" -gt $((100 * 1000000 / 8 * ${IPERF_TIME:-5} / 2)) ]
+tap_result "the bottleneck qdisc accounts for the traffic" $?
+tap_done
