@@ -5,9 +5,10 @@
 #
 #   sudo selftests/run.sh [PATTERN...]     (PATTERN: substring of a test's name;
 #                                           also MLTCP_TEST_FILTER)
-# MLTCP_TEST_TIMEOUT (default 600) limits each test in seconds.
+# MLTCP_TEST_TIMEOUT (default 600) limits each test in seconds. MLTCP_SELFTEST_DIR
+# runs the tests of another directory (the bench's own tests use it).
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
+here=${MLTCP_SELFTEST_DIR:-$(cd "$(dirname "$0")" && pwd)}
 filters=("$@")
 [ ${#filters[@]} = 0 ] && [ -n "${MLTCP_TEST_FILTER:-}" ] && read -ra filters <<<"$MLTCP_TEST_FILTER"
 

@@ -1,0 +1,33 @@
+#!/bin/bash
+# Smoke test of the bench: a module built from this tree loads, and a TCP connection
+# over veth uses it (per socket, via iperf3 -C).
+#
+#   NS_S[0] ── NS_RT ══ tbf 100 Mbit/s ══> NS_RR ── NS_R[0]
+. "$(dirname "$0")/lib.sh"
+
+tap_plan 4
+ml_modprobe mltcp_reno
+tap_result "mltcp_reno loads" $?
+grep -qw mltcp_reno /proc/sys/net/ipv4/tcp_available_congestion_control
+tap_result "mltcp_reno is listed in tcp_available_congestion_control" $?
+modinfo -F vermagic mltcp_reno | grep -q "^$(uname -r) "
+tap_result "the loaded module was built for the running kernel $(uname -r)" $?
+
+dumbbell_setup 100 tbf 1 || bail "dumbbell topology"
+iperf_start_server "${NS_R[0]}" || bail "iperf3 server"
+in_ns "${NS_S[0]}" iperf3 -c "${RCV_IP4[0]}" -p "$IPERF_PORT" -t 4 -C mltcp_reno >/dev/null 2>&1 &
+client=$!
+at_exit "kill $client"
+seen=0
+for _ in $(seq 30); do
+	sleep 0.2
+	if in_ns "${NS_S[0]}" ss -tin "dst ${RCV_IP4[0]}" | grep -q 'mltcp_reno'; then
+		seen=1
+		break
+	fi
+done
+wait "$client"
+rc=$?
+[ $seen = 1 ] && [ $rc = 0 ]
+tap_result "an iperf3 connection over veth runs with mltcp_reno (ss -ti shows it)" $?
+tap_done
