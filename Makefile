@@ -12,7 +12,7 @@
 #   make KDIR=/lib/modules/$(uname -r)/build
 
 SHELL := /bin/bash
-KVER ?= $(shell scripts/default-kver)
+KVER ?= $(shell scripts/default-kver 2>/dev/null)
 KDIR ?= /usr/src/linux-headers-$(KVER)
 PREFIX ?= /usr/local
 BUILD := $(CURDIR)/build
@@ -24,17 +24,22 @@ export KVER KDIR BUILD
 
 all: modules userspace
 
+# Only a KVER the user chose is passed on: on a fresh machine the default can only be
+# known after deps.sh has run apt-get update.
+USER_KVER = $(if $(filter command line environment,$(origin KVER)),$(KVER))
+
 deps:
-	scripts/deps.sh --install $(KVER)
+	scripts/deps.sh --install $(USER_KVER)
 
 deps-check:
-	@scripts/deps.sh --install $(KVER) >/dev/null
+	@scripts/deps.sh --install $(USER_KVER) >/dev/null
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 
 sparse:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules 2>&1 | tee $(BUILD)/sparse.log
+	@mkdir -p $(BUILD)
+	set -o pipefail; $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules 2>&1 | tee $(BUILD)/sparse.log
 	@! grep -E '(warning|error):' $(BUILD)/sparse.log
 
 userspace:
