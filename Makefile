@@ -47,6 +47,7 @@ userspace:
 
 unit: userspace
 	$(MAKE) -C tests/unit BUILD=$(BUILD) run
+	$(MAKE) -C userspace BUILD=$(BUILD) test
 
 # The whole test run. Each stage prints TAP; scripts/tap-summary adds them up and
 # prints the closing "N passed, N failed" line.

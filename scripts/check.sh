@@ -47,7 +47,7 @@ stage "modules build without warnings (W=1) against $KVER" make --no-print-direc
 stage "modules are sparse-clean (C=2)" make --no-print-directory sparse
 stage "userspace builds with -Wall -Wextra -Werror" make --no-print-directory userspace
 say "# ===== unit tests (cmocka, host)"
-stream make --no-print-directory -s unit || say "not ok - unit tests exited non-zero"
+stream make --no-print-directory -s -k unit || say "not ok - unit tests exited non-zero"
 say "# ===== bench self-test (runner failure paths)"
 stream scripts/test-vm-run.sh || true
 say "# ===== selftests in the guest"
