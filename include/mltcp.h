@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MLTCP kernel-internal API: what the congestion-control modules and the
+ * control plane call in the shared core (mltcp.ko).
+ */
+#ifndef _MLTCP_H
+#define _MLTCP_H
+
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/moduleparam.h>
+#include <net/tcp.h>
+
+#include "mltcp_core.h"
+
+/**
+ * struct mltcp_algo - an MLTCP congestion control and its counters
+ * @ops: the tcp_congestion_ops registered with TCP
+ * @node: entry in the core's registry (RCU list)
+ * @sockets: sockets using the algorithm now (init ran, release not yet)
+ * @sockets_total: sockets that ever ran init since the module loaded
+ * @iters_learned: iterations completed by an idle gap
+ * @iters_given: iterations completed by a control-plane mark
+ *
+ * Embedding @ops lets the core find the counters of a socket with
+ * container_of(icsk_ca_ops).  The counters are read-only module
+ * parameters of the algorithm module, see MLTCP_ALGO_COUNTERS().
+ */
+struct mltcp_algo {
+	struct tcp_congestion_ops ops;
+	struct list_head node;
+	atomic_long_t sockets;
+	atomic_long_t sockets_total;
+	atomic_long_t iters_learned;
+	atomic_long_t iters_given;
+};
+
+/**
+ * struct mltcp_sock_state - snapshot of a socket's MLTCP state
+ * @algo: congestion control name
+ * @mode: global enum mltcp_mode in force
+ * @size_given: bytes per iteration came from the control plane
+ * @bounds_given: iteration starts come from the control plane
+ * @bytes_this_iter: bytes acked in the current iteration
+ * @bytes_per_iter: bytes per iteration, 0 = unknown
+ * @bytes_ratio: Q10, [0, 1024]
+ * @f: Q10 factor applied to the additive increase right now
+ * @iterations: iterations completed on this socket
+ * @cwnd: congestion window, segments
+ */
+struct mltcp_sock_state {
+	char algo[TCP_CA_NAME_MAX];
+	u8 mode;
+	bool size_given;
+	bool bounds_given;
+	u64 bytes_this_iter;
+	u64 bytes_per_iter;
+	u32 bytes_ratio;
+	u32 f;
+	u32 iterations;
+	u32 cwnd;
+};
+
+/* The MLTCP state must sit at offset 0 of the algorithm's private area. */
+#define MLTCP_CHECK_PRIV(type, member)					\
+	do {								\
+		BUILD_BUG_ON(offsetof(type, member) != 0);		\
+		BUILD_BUG_ON(sizeof(type) > ICSK_CA_PRIV_SIZE);		\
+	} while (0)
+
+static inline struct mltcp_sock *mltcp_sk(const struct sock *sk)
+{
+	return inet_csk_ca(sk);
+}
+
+/* Registry; mltcp_register() also registers the ops with TCP. */
+int mltcp_register(struct mltcp_algo *algo);
+void mltcp_unregister(struct mltcp_algo *algo);
+
+/* Hooks for the algorithms' tcp_congestion_ops. */
+void mltcp_ca_init(struct sock *sk);
+void mltcp_ca_release(struct sock *sk);
+void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev);
+u32 mltcp_ai_credit(struct sock *sk, u32 acked);
+void mltcp_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked);
+
+/* Control plane; call with the socket locked (lock_sock()). */
+bool mltcp_sk_is_mltcp(const struct sock *sk);
+int mltcp_set_bytes_per_iter(struct sock *sk, u64 bytes);
+int mltcp_iteration_begin(struct sock *sk, u64 bytes);
+int mltcp_get_state(struct sock *sk, struct mltcp_sock_state *out);
+
+/* Global parameters, with the validation the sysfs parameters use. */
+u32 mltcp_get_slope(void);
+u32 mltcp_get_intercept(void);
+int mltcp_set_slope(u32 q10);
+int mltcp_set_intercept(u32 q10);
+int mltcp_set_f_params(u32 slope_q10, u32 intercept_q10);
+u32 mltcp_get_idle_ms(void);
+int mltcp_set_idle_ms(u32 ms);
+int mltcp_get_mode(void);
+int mltcp_set_mode(int mode);
+
+/* Counters as read-only module parameters of the algorithm module. */
+extern const struct kernel_param_ops mltcp_param_sockets_ops;
+extern const struct kernel_param_ops mltcp_param_sockets_total_ops;
+extern const struct kernel_param_ops mltcp_param_iters_learned_ops;
+extern const struct kernel_param_ops mltcp_param_iters_given_ops;
+
+/**
+ * MLTCP_ALGO_COUNTERS() - expose an algorithm's counters
+ * @algo: the struct mltcp_algo variable
+ *
+ * Creates /sys/module/<module>/parameters/{sockets,sockets_total,
+ * iterations_learned,iterations_given}, read-only.
+ */
+#define MLTCP_ALGO_COUNTERS(algo)					\
+	module_param_cb(sockets, &mltcp_param_sockets_ops, &(algo), 0444); \
+	MODULE_PARM_DESC(sockets, "Sockets using this algorithm now (read-only)"); \
+	module_param_cb(sockets_total, &mltcp_param_sockets_total_ops,	\
+			&(algo), 0444);					\
+	MODULE_PARM_DESC(sockets_total,					\
+			 "Sockets that used this algorithm since load (read-only)"); \
+	module_param_cb(iterations_learned, &mltcp_param_iters_learned_ops, \
+			&(algo), 0444);					\
+	MODULE_PARM_DESC(iterations_learned,				\
+			 "Iterations ended by an idle gap (read-only)");	\
+	module_param_cb(iterations_given, &mltcp_param_iters_given_ops,	\
+			&(algo), 0444);					\
+	MODULE_PARM_DESC(iterations_given,				\
+			 "Iterations ended by a control-plane mark (read-only)")
+
+#endif /* _MLTCP_H */

@@ -1,0 +1,566 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MLTCP core math and per-socket state machine.
+ *
+ * This header is plain C: it compiles in the kernel (used by mltcp_core.c)
+ * and in userspace (unit tests, simulators).  It never touches a socket;
+ * the kernel glue reads the tcp_sock counters and passes them in.
+ *
+ * Fixed point: every fractional quantity is Q10, i.e. 1024 == 1.0.
+ *
+ *   bytes_ratio = bytes acked in this iteration / bytes per iteration,
+ *                 clamped to [0, 1]
+ *   F           = slope * bytes_ratio + intercept
+ *   credit      = acked * F, the ACK credit fed to the base algorithm's
+ *                 additive increase (so AI is scaled by F)
+ *
+ * Per-socket state (struct mltcp_sock) lives at the start of each
+ * algorithm's private area in icsk_ca_priv.  Byte counters are the
+ * socket's u64 bytes_acked; all differences are taken modulo 2^64 and
+ * interpreted as signed, so a wrap of the counter is harmless.
+ *
+ * Iteration boundaries and sizes come from two sources:
+ *
+ *  - learned: on the first transmission after the socket had nothing
+ *    outstanding, a send gap longer than the idle threshold ends the
+ *    current iteration.  Its size is recorded; once three iterations are
+ *    recorded, bytes per iteration is the median of the last three,
+ *    which ignores any single outlier.  Iterations that moved fewer than
+ *    MLTCP_MIN_ITER_BYTES are not recorded: their bytes roll over into
+ *    the next iteration (a heartbeat in the compute phase must not split
+ *    an iteration in two).
+ *  - given: the control plane sets the size and/or marks iteration
+ *    starts.  Once a socket got an iteration mark, idle gaps no longer
+ *    move its boundaries; once it got a size, the learner no longer
+ *    changes its size (but still records history).  Given iteration
+ *    marks without a size let the learner learn the size from the
+ *    given boundaries, which are exact.
+ *
+ * Until the size is known F is exactly 1, i.e. the base algorithm.
+ */
+#ifndef _MLTCP_CORE_H
+#define _MLTCP_CORE_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/math64.h>
+#else
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <errno.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int64_t s64;
+
+static inline u64 div64_u64(u64 dividend, u64 divisor)
+{
+	return dividend / divisor;
+}
+#endif
+
+#define MLTCP_Q10_SHIFT		10
+#define MLTCP_Q10_ONE		(1U << MLTCP_Q10_SHIFT)
+
+/* Parameter limits, Q10. */
+#define MLTCP_SLOPE_MAX		(8U * MLTCP_Q10_ONE)
+#define MLTCP_INTERCEPT_MIN	1U	/* intercept must be > 0 */
+#define MLTCP_INTERCEPT_MAX	(8U * MLTCP_Q10_ONE)
+#define MLTCP_SLOPE_DEFAULT	MLTCP_Q10_ONE	/* MLTCP papers: F in [1, 2] */
+#define MLTCP_INTERCEPT_DEFAULT	MLTCP_Q10_ONE
+
+/* Idle threshold: max(idle_ms, MLTCP_IDLE_SRTT_MULT * srtt). */
+#define MLTCP_IDLE_MS_DEFAULT	10U
+#define MLTCP_IDLE_MS_MIN	1U
+#define MLTCP_IDLE_MS_MAX	60000U
+#define MLTCP_IDLE_SRTT_MULT	2U
+
+/* Learned iterations smaller than this are merged into the next one. */
+#define MLTCP_MIN_ITER_BYTES	(16U * 1024U)
+#define MLTCP_HIST_LEN		3
+
+enum mltcp_mode {
+	MLTCP_MODE_LEARNED = 0,	/* learn unless the socket got hints */
+	MLTCP_MODE_GIVEN = 1,	/* only sockets with hints get F != 1 */
+	MLTCP_MODE_OFF = 2,	/* F == 1 always */
+};
+
+/* mltcp_sock.flags */
+#define MLTCP_SF_INIT		0x01	/* init ran; counted as open socket */
+#define MLTCP_SF_SIZE_GIVEN	0x02	/* bytes_per_iter set by control plane */
+#define MLTCP_SF_BOUNDS_GIVEN	0x04	/* iteration marks by control plane */
+#define MLTCP_SF_HINTED		(MLTCP_SF_SIZE_GIVEN | MLTCP_SF_BOUNDS_GIVEN)
+
+/**
+ * struct mltcp_sock - per-socket MLTCP state (48 bytes)
+ * @mark: value of bytes_acked at which the current iteration started
+ * @bytes_per_iter: effective bytes per iteration (given or learned), 0 = unknown
+ * @hist: sizes of the last completed iterations, oldest first
+ * @iters: completed iterations (given and learned)
+ * @carry: Q10 remainder of the scaled ACK credit, always < 1024
+ * @flags: MLTCP_SF_*
+ * @nhist: number of valid entries in @hist
+ */
+struct mltcp_sock {
+	u64 mark;
+	u64 bytes_per_iter;
+	u64 hist[MLTCP_HIST_LEN];
+	u32 iters;
+	u16 carry;
+	u8 flags;
+	u8 nhist;
+};
+
+/* What an event did to the iteration state. */
+enum mltcp_event {
+	MLTCP_EV_NONE = 0,
+	MLTCP_EV_LEARNED,	/* an idle gap completed an iteration */
+	MLTCP_EV_GIVEN,		/* a given mark completed an iteration */
+};
+
+/* ---- parameters ------------------------------------------------------ */
+
+/**
+ * mltcp_params_pack() - pack slope and intercept into one word
+ * @slope: Q10 slope, <= MLTCP_SLOPE_MAX
+ * @intercept: Q10 intercept, <= MLTCP_INTERCEPT_MAX
+ *
+ * The ACK path reads both with one load, so it never sees a torn pair.
+ */
+static inline u32 mltcp_params_pack(u32 slope, u32 intercept)
+{
+	return (slope & 0xffff) | (intercept << 16);
+}
+
+static inline u32 mltcp_params_slope(u32 packed)
+{
+	return packed & 0xffff;
+}
+
+static inline u32 mltcp_params_intercept(u32 packed)
+{
+	return packed >> 16;
+}
+
+static inline bool mltcp_slope_valid(u32 q10)
+{
+	return q10 <= MLTCP_SLOPE_MAX;
+}
+
+static inline bool mltcp_intercept_valid(u32 q10)
+{
+	return q10 >= MLTCP_INTERCEPT_MIN && q10 <= MLTCP_INTERCEPT_MAX;
+}
+
+static inline bool mltcp_idle_ms_valid(u32 ms)
+{
+	return ms >= MLTCP_IDLE_MS_MIN && ms <= MLTCP_IDLE_MS_MAX;
+}
+
+static inline bool mltcp_str_is_space(char c)
+{
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r';
+}
+
+/**
+ * mltcp_parse_q10() - parse a non-negative decimal into Q10
+ * @s: NUL-terminated text such as "1", "0.5", "1.25" or ".75";
+ *     leading and trailing white space (a newline from echo) is allowed
+ * @out: result, rounded to the nearest 1/1024; untouched on error
+ *
+ * At most 9 fractional digits and values below 65536 are accepted.
+ *
+ * Return: 0 or -EINVAL for anything else (signs, exponents, garbage).
+ */
+static inline int mltcp_parse_q10(const char *s, u32 *out)
+{
+	u64 ipart = 0, frac = 0, scale = 1;
+	unsigned int idigits = 0, fdigits = 0;
+	u64 q;
+
+	while (mltcp_str_is_space(*s))
+		s++;
+	while (*s >= '0' && *s <= '9') {
+		ipart = ipart * 10 + (u64)(*s - '0');
+		if (ipart >= 65536)
+			return -EINVAL;
+		idigits++;
+		s++;
+	}
+	if (*s == '.') {
+		s++;
+		while (*s >= '0' && *s <= '9') {
+			if (++fdigits > 9)
+				return -EINVAL;
+			frac = frac * 10 + (u64)(*s - '0');
+			scale *= 10;
+			s++;
+		}
+	}
+	if (!idigits && !fdigits)
+		return -EINVAL;
+	while (mltcp_str_is_space(*s))
+		s++;
+	if (*s)
+		return -EINVAL;
+
+	q = (ipart << MLTCP_Q10_SHIFT) +
+	    div64_u64((frac << MLTCP_Q10_SHIFT) + scale / 2, scale);
+	if (q > 0xffffffffULL)
+		return -EINVAL;
+	*out = (u32)q;
+	return 0;
+}
+
+/**
+ * mltcp_format_q10() - print a Q10 value as the shortest decimal that
+ *	parses back to the same value
+ * @q: Q10 value
+ * @buf: output, at least 24 bytes
+ *
+ * Return: number of characters written, without the terminating NUL.
+ */
+static inline int mltcp_format_q10(u32 q, char *buf)
+{
+	u32 ipart = q >> MLTCP_Q10_SHIFT, rem = q & (MLTCP_Q10_ONE - 1);
+	u64 scale = 1, f = 0;
+	unsigned int nd, i;
+	char tmp[12];
+	int n = 0, k = 0;
+
+	for (nd = 0; nd <= 4 && rem; nd++, scale *= 10) {
+		f = div64_u64((u64)rem * scale + MLTCP_Q10_ONE / 2, MLTCP_Q10_ONE);
+		if (div64_u64((f << MLTCP_Q10_SHIFT) + scale / 2, scale) == rem)
+			break;
+	}
+	/* nd <= 4 always matches: 1e-4 is finer than half of 1/1024 */
+	do {
+		tmp[k++] = (char)('0' + ipart % 10);
+		ipart /= 10;
+	} while (ipart);
+	while (k)
+		buf[n++] = tmp[--k];
+	if (rem) {
+		buf[n++] = '.';
+		for (i = nd; i > 0; i--) {
+			buf[n + i - 1] = (char)('0' + f % 10);
+			f /= 10;
+		}
+		n += nd;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+/**
+ * mltcp_parse_mode() - parse "learned", "given" or "off"
+ * @s: text, optionally followed by white space
+ *
+ * Return: the enum mltcp_mode value or -EINVAL.
+ */
+static inline int mltcp_parse_mode(const char *s)
+{
+	static const char * const names[] = { "learned", "given", "off" };
+	unsigned int i, j;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		j = 0;
+		while (names[i][j] && s[j] == names[i][j])
+			j++;
+		if (names[i][j])
+			continue;
+		while (mltcp_str_is_space(s[j]))
+			j++;
+		if (!s[j])
+			return (int)i;
+	}
+	return -EINVAL;
+}
+
+static inline const char *mltcp_mode_name(int mode)
+{
+	switch (mode) {
+	case MLTCP_MODE_LEARNED:
+		return "learned";
+	case MLTCP_MODE_GIVEN:
+		return "given";
+	case MLTCP_MODE_OFF:
+		return "off";
+	}
+	return "?";
+}
+
+/* ---- F and the scaled credit ----------------------------------------- */
+
+/**
+ * mltcp_bytes_done() - bytes of the current iteration
+ * @acked: the socket's bytes_acked counter
+ * @mark: bytes_acked value at which the iteration started
+ *
+ * Wrap-safe: the difference is taken modulo 2^64; a counter that is
+ * behind the mark (data written before the mark still being acked)
+ * counts as 0.
+ */
+static inline u64 mltcp_bytes_done(u64 acked, u64 mark)
+{
+	s64 d = (s64)(acked - mark);
+
+	return d < 0 ? 0 : (u64)d;
+}
+
+/**
+ * mltcp_ratio_q10() - bytes_ratio in Q10, clamped to [0, 1024]
+ * @done: bytes of this iteration
+ * @bpi: bytes per iteration, 0 = unknown (gives 0)
+ */
+static inline u32 mltcp_ratio_q10(u64 done, u64 bpi)
+{
+	if (!bpi)
+		return 0;
+	if (done >= bpi)
+		return MLTCP_Q10_ONE;
+	/* done < bpi here; keep done << 10 within 64 bits */
+	if (done >= (1ULL << 53)) {
+		done >>= MLTCP_Q10_SHIFT;
+		bpi >>= MLTCP_Q10_SHIFT;
+	}
+	return (u32)div64_u64(done << MLTCP_Q10_SHIFT, bpi);
+}
+
+/**
+ * mltcp_f_q10() - F(ratio) = slope * ratio + intercept, Q10
+ * @params: packed slope/intercept (mltcp_params_pack())
+ * @ratio: Q10 bytes_ratio in [0, 1024]
+ */
+static inline u32 mltcp_f_q10(u32 params, u32 ratio)
+{
+	return ((mltcp_params_slope(params) * ratio) >> MLTCP_Q10_SHIFT) +
+	       mltcp_params_intercept(params);
+}
+
+/**
+ * mltcp_sock_f_q10() - the F a socket uses right now
+ * @ms: socket state
+ * @mode: global enum mltcp_mode
+ * @params: packed slope/intercept
+ * @acked: the socket's bytes_acked counter
+ *
+ * Exactly 1024 while the size is unknown, in mode off, and in mode given
+ * for sockets that got no hint.
+ */
+static inline u32 mltcp_sock_f_q10(const struct mltcp_sock *ms, int mode,
+				   u32 params, u64 acked)
+{
+	if (mode == MLTCP_MODE_OFF || !ms->bytes_per_iter)
+		return MLTCP_Q10_ONE;
+	if (mode == MLTCP_MODE_GIVEN && !(ms->flags & MLTCP_SF_HINTED))
+		return MLTCP_Q10_ONE;
+	return mltcp_f_q10(params,
+			   mltcp_ratio_q10(mltcp_bytes_done(acked, ms->mark),
+					   ms->bytes_per_iter));
+}
+
+/**
+ * mltcp_scale_credit() - scale an ACK credit by F, exactly
+ * @acked: segments acked (the credit the base algorithm would get)
+ * @f_q10: F in Q10
+ * @carry: in/out remainder in 1/1024 segments, < 1024
+ *
+ * The fractional part is carried over to the next call, so over many
+ * calls the total credit is exactly F times the total acked (within one
+ * segment), even for ACKs of a single segment.  With F == 1024 and a zero
+ * carry the result is @acked and the carry stays zero.
+ */
+static inline u32 mltcp_scale_credit(u32 acked, u32 f_q10, u16 *carry)
+{
+	u64 total = (u64)acked * f_q10 + *carry;
+
+	*carry = (u16)(total & (MLTCP_Q10_ONE - 1));
+	total >>= MLTCP_Q10_SHIFT;
+	return total > 0xffffffffULL ? 0xffffffffU : (u32)total;
+}
+
+/* ---- learner --------------------------------------------------------- */
+
+static inline u64 mltcp_median3(u64 a, u64 b, u64 c)
+{
+	if (a > b) {
+		u64 t = a;
+
+		a = b;
+		b = t;
+	}
+	/* a <= b */
+	if (c <= a)
+		return a;
+	if (c >= b)
+		return b;
+	return c;
+}
+
+/**
+ * mltcp_learned_size() - learned bytes per iteration, 0 until known
+ * @ms: socket state
+ */
+static inline u64 mltcp_learned_size(const struct mltcp_sock *ms)
+{
+	if (ms->nhist < MLTCP_HIST_LEN)
+		return 0;
+	return mltcp_median3(ms->hist[0], ms->hist[1], ms->hist[2]);
+}
+
+/**
+ * mltcp_record_iter() - record a completed iteration's size
+ * @ms: socket state
+ * @size: bytes the iteration moved
+ *
+ * Updates the effective size unless the size was given.
+ */
+static inline void mltcp_record_iter(struct mltcp_sock *ms, u64 size)
+{
+	unsigned int i;
+
+	if (ms->nhist < MLTCP_HIST_LEN) {
+		ms->hist[ms->nhist++] = size;
+	} else {
+		for (i = 0; i + 1 < MLTCP_HIST_LEN; i++)
+			ms->hist[i] = ms->hist[i + 1];
+		ms->hist[MLTCP_HIST_LEN - 1] = size;
+	}
+	ms->iters++;
+	if (!(ms->flags & MLTCP_SF_SIZE_GIVEN))
+		ms->bytes_per_iter = mltcp_learned_size(ms);
+}
+
+/**
+ * mltcp_idle_threshold_us() - effective idle threshold
+ * @idle_ms: idle_ms parameter (the floor)
+ * @srtt_us: smoothed RTT in microseconds (0 if unknown)
+ *
+ * max(idle_ms, 2 * srtt).  The gap is measured from the last data sent,
+ * so it includes about one RTT of waiting for that data's ACK: 2 * srtt
+ * means the sender was really idle for about one RTT or more.
+ */
+static inline u32 mltcp_idle_threshold_us(u32 idle_ms, u32 srtt_us)
+{
+	u64 floor = (u64)idle_ms * 1000;
+	u64 rtt = (u64)srtt_us * MLTCP_IDLE_SRTT_MULT;
+	u64 t = floor > rtt ? floor : rtt;
+
+	return t > 0xffffffffULL ? 0xffffffffU : (u32)t;
+}
+
+/**
+ * mltcp_is_idle_gap() - does a transmission start a new learned iteration?
+ * @outstanding: bytes sent but not yet acked (snd_nxt - snd_una)
+ * @gap_us: time since the last data transmission
+ * @threshold_us: mltcp_idle_threshold_us()
+ */
+static inline bool mltcp_is_idle_gap(u32 outstanding, u32 gap_us,
+				     u32 threshold_us)
+{
+	return !outstanding && gap_us > threshold_us;
+}
+
+/**
+ * mltcp_sock_init() - initialise the state when the connection starts
+ * @ms: socket state; zeroed when the algorithm was assigned
+ * @acked: bytes_acked now
+ *
+ * A size or iteration mode given before the connection was established
+ * is kept; everything else starts afresh.
+ */
+static inline void mltcp_sock_init(struct mltcp_sock *ms, u64 acked)
+{
+	u8 keep = ms->flags & MLTCP_SF_HINTED;
+	u64 bpi = (keep & MLTCP_SF_SIZE_GIVEN) ? ms->bytes_per_iter : 0;
+
+	*ms = (struct mltcp_sock){ 0 };
+	ms->flags = keep;
+	ms->bytes_per_iter = bpi;
+	ms->mark = acked;
+}
+
+/**
+ * mltcp_on_tx_start() - first transmission after nothing was in flight
+ * @ms: socket state
+ * @acked: bytes_acked now
+ * @outstanding: bytes sent and not acked (0 for a real idle restart)
+ * @gap_us: time since the last data was sent
+ * @threshold_us: idle threshold
+ *
+ * Return: MLTCP_EV_LEARNED when this ended an iteration, else MLTCP_EV_NONE.
+ */
+static inline enum mltcp_event mltcp_on_tx_start(struct mltcp_sock *ms,
+						 u64 acked, u32 outstanding,
+						 u32 gap_us, u32 threshold_us)
+{
+	u64 size;
+
+	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
+		return MLTCP_EV_NONE;
+	if (!mltcp_is_idle_gap(outstanding, gap_us, threshold_us))
+		return MLTCP_EV_NONE;
+	size = mltcp_bytes_done(acked, ms->mark);
+	if (size < MLTCP_MIN_ITER_BYTES)
+		return MLTCP_EV_NONE;
+	mltcp_record_iter(ms, size);
+	ms->mark = acked;
+	return MLTCP_EV_LEARNED;
+}
+
+/**
+ * mltcp_iter_begin() - the control plane marks the start of an iteration
+ * @ms: socket state
+ * @acked: bytes_acked now
+ * @unacked: bytes written to the socket but not yet acked (write_seq -
+ *	snd_una); they belong to the previous iteration
+ * @bytes: size of the new iteration, 0 = keep the current size
+ *
+ * The first mark only switches the socket to given boundaries; each
+ * further mark completes an iteration whose exact size (bytes written
+ * between the two marks) is recorded.
+ *
+ * Return: MLTCP_EV_GIVEN when an iteration was completed.
+ */
+static inline enum mltcp_event mltcp_iter_begin(struct mltcp_sock *ms,
+						u64 acked, u64 unacked,
+						u64 bytes)
+{
+	u64 new_mark = acked + unacked;
+	enum mltcp_event ev = MLTCP_EV_NONE;
+
+	if (bytes) {
+		ms->bytes_per_iter = bytes;
+		ms->flags |= MLTCP_SF_SIZE_GIVEN;
+	}
+	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN) {
+		mltcp_record_iter(ms, mltcp_bytes_done(new_mark, ms->mark));
+		ev = MLTCP_EV_GIVEN;
+	}
+	ms->flags |= MLTCP_SF_BOUNDS_GIVEN;
+	ms->mark = new_mark;
+	return ev;
+}
+
+/**
+ * mltcp_set_size() - the control plane sets bytes per iteration
+ * @ms: socket state
+ * @bytes: size; 0 drops every hint and goes back to learning
+ */
+static inline void mltcp_set_size(struct mltcp_sock *ms, u64 bytes)
+{
+	if (bytes) {
+		ms->bytes_per_iter = bytes;
+		ms->flags |= MLTCP_SF_SIZE_GIVEN;
+	} else {
+		ms->flags &= (u8)~MLTCP_SF_HINTED;
+		ms->bytes_per_iter = mltcp_learned_size(ms);
+	}
+}
+
+#endif /* _MLTCP_CORE_H */

@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MLTCP shared core (mltcp.ko): global parameters, the registry of MLTCP
+ * congestion controls with their counters, and the glue between the
+ * tcp_sock counters and the math in include/mltcp_core.h.
+ *
+ * The algorithm modules (mltcp_reno, mltcp_cubic, mltcp_dctcp) use the
+ * symbols exported here, so this module cannot be unloaded while any of
+ * them is loaded, and TCP pins an algorithm module while a socket uses it.
+ *
+ * Parameters (/sys/module/mltcp/parameters/):
+ *   slope, intercept  decimals ("1", "0.5", "1.25"), stored Q10;
+ *                     F = slope * bytes_ratio + intercept.
+ *   idle_ms           floor of the idle threshold; the threshold is
+ *                     max(idle_ms, 2 * srtt).
+ *   mode              learned | given | off.
+ * Counters of each algorithm: /sys/module/mltcp_<algo>/parameters/.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/rculist.h>
+#include <linux/string.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "mltcp.h"
+
+/* slope and intercept packed in one word: one load on the ACK path */
+static u32 mltcp_fparams = MLTCP_SLOPE_DEFAULT |
+			   (MLTCP_INTERCEPT_DEFAULT << 16);
+static u32 mltcp_idle_ms = MLTCP_IDLE_MS_DEFAULT;
+static int mltcp_mode = MLTCP_MODE_LEARNED;
+/* Serialises writers of the parameters (sysfs and control plane). */
+static DEFINE_MUTEX(mltcp_param_lock);
+
+static LIST_HEAD(mltcp_algos);
+static DEFINE_MUTEX(mltcp_algos_lock);
+
+/* ---- global parameters ------------------------------------------------ */
+
+u32 mltcp_get_slope(void)
+{
+	return mltcp_params_slope(READ_ONCE(mltcp_fparams));
+}
+EXPORT_SYMBOL_GPL(mltcp_get_slope);
+
+u32 mltcp_get_intercept(void)
+{
+	return mltcp_params_intercept(READ_ONCE(mltcp_fparams));
+}
+EXPORT_SYMBOL_GPL(mltcp_get_intercept);
+
+/**
+ * mltcp_set_f_params() - set slope and intercept together
+ * @slope_q10: slope, Q10, in [0, 8192]
+ * @intercept_q10: intercept, Q10, in [1, 8192]
+ *
+ * Both are validated before either changes; readers see the old pair or
+ * the new pair, never a mix.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int mltcp_set_f_params(u32 slope_q10, u32 intercept_q10)
+{
+	if (!mltcp_slope_valid(slope_q10) || !mltcp_intercept_valid(intercept_q10))
+		return -EINVAL;
+	mutex_lock(&mltcp_param_lock);
+	WRITE_ONCE(mltcp_fparams, mltcp_params_pack(slope_q10, intercept_q10));
+	mutex_unlock(&mltcp_param_lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mltcp_set_f_params);
+
+/**
+ * mltcp_set_slope() - set the slope of F
+ * @q10: slope, Q10, in [0, 8192]
+ *
+ * Return: 0 or -EINVAL (the old value is kept).
+ */
+int mltcp_set_slope(u32 q10)
+{
+	if (!mltcp_slope_valid(q10))
+		return -EINVAL;
+	mutex_lock(&mltcp_param_lock);
+	WRITE_ONCE(mltcp_fparams,
+		   mltcp_params_pack(q10, mltcp_params_intercept(mltcp_fparams)));
+	mutex_unlock(&mltcp_param_lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mltcp_set_slope);
+
+/**
+ * mltcp_set_intercept() - set the intercept of F
+ * @q10: intercept, Q10, in [1, 8192]
+ *
+ * Return: 0 or -EINVAL (the old value is kept).
+ */
+int mltcp_set_intercept(u32 q10)
+{
+	if (!mltcp_intercept_valid(q10))
+		return -EINVAL;
+	mutex_lock(&mltcp_param_lock);
+	WRITE_ONCE(mltcp_fparams,
+		   mltcp_params_pack(mltcp_params_slope(mltcp_fparams), q10));
+	mutex_unlock(&mltcp_param_lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mltcp_set_intercept);
+
+u32 mltcp_get_idle_ms(void)
+{
+	return READ_ONCE(mltcp_idle_ms);
+}
+EXPORT_SYMBOL_GPL(mltcp_get_idle_ms);
+
+/**
+ * mltcp_set_idle_ms() - set the floor of the idle threshold
+ * @ms: milliseconds, in [1, 60000]
+ *
+ * Return: 0 or -EINVAL (the old value is kept).
+ */
+int mltcp_set_idle_ms(u32 ms)
+{
+	if (!mltcp_idle_ms_valid(ms))
+		return -EINVAL;
+	WRITE_ONCE(mltcp_idle_ms, ms);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mltcp_set_idle_ms);
+
+int mltcp_get_mode(void)
+{
+	return READ_ONCE(mltcp_mode);
+}
+EXPORT_SYMBOL_GPL(mltcp_get_mode);
+
+/**
+ * mltcp_set_mode() - set the global mode
+ * @mode: enum mltcp_mode
+ *
+ * Return: 0 or -EINVAL (the old value is kept).
+ */
+int mltcp_set_mode(int mode)
+{
+	if (mode != MLTCP_MODE_LEARNED && mode != MLTCP_MODE_GIVEN &&
+	    mode != MLTCP_MODE_OFF)
+		return -EINVAL;
+	WRITE_ONCE(mltcp_mode, mode);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mltcp_set_mode);
+
+static int mltcp_param_set_slope(const char *val, const struct kernel_param *kp)
+{
+	u32 q;
+
+	if (mltcp_parse_q10(val, &q))
+		return -EINVAL;
+	return mltcp_set_slope(q);
+}
+
+static int mltcp_param_get_slope(char *buf, const struct kernel_param *kp)
+{
+	int n = mltcp_format_q10(mltcp_get_slope(), buf);
+
+	buf[n++] = '\n';
+	buf[n] = '\0';
+	return n;
+}
+
+static int mltcp_param_set_intercept(const char *val,
+				     const struct kernel_param *kp)
+{
+	u32 q;
+
+	if (mltcp_parse_q10(val, &q))
+		return -EINVAL;
+	return mltcp_set_intercept(q);
+}
+
+static int mltcp_param_get_intercept(char *buf, const struct kernel_param *kp)
+{
+	int n = mltcp_format_q10(mltcp_get_intercept(), buf);
+
+	buf[n++] = '\n';
+	buf[n] = '\0';
+	return n;
+}
+
+static int mltcp_param_set_idle_ms(const char *val,
+				   const struct kernel_param *kp)
+{
+	u32 ms;
+
+	if (kstrtou32(val, 10, &ms))
+		return -EINVAL;
+	return mltcp_set_idle_ms(ms);
+}
+
+static int mltcp_param_get_idle_ms(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%u\n", mltcp_get_idle_ms());
+}
+
+static int mltcp_param_set_mode(const char *val, const struct kernel_param *kp)
+{
+	int mode = mltcp_parse_mode(val);
+
+	if (mode < 0)
+		return -EINVAL;
+	return mltcp_set_mode(mode);
+}
+
+static int mltcp_param_get_mode(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%s\n", mltcp_mode_name(mltcp_get_mode()));
+}
+
+static const struct kernel_param_ops mltcp_slope_ops = {
+	.set = mltcp_param_set_slope,
+	.get = mltcp_param_get_slope,
+};
+
+static const struct kernel_param_ops mltcp_intercept_ops = {
+	.set = mltcp_param_set_intercept,
+	.get = mltcp_param_get_intercept,
+};
+
+static const struct kernel_param_ops mltcp_idle_ms_ops = {
+	.set = mltcp_param_set_idle_ms,
+	.get = mltcp_param_get_idle_ms,
+};
+
+static const struct kernel_param_ops mltcp_mode_ops = {
+	.set = mltcp_param_set_mode,
+	.get = mltcp_param_get_mode,
+};
+
+module_param_cb(slope, &mltcp_slope_ops, NULL, 0644);
+MODULE_PARM_DESC(slope,
+		 "Slope of F = slope * bytes_ratio + intercept, decimal in [0, 8] (default 1)");
+module_param_cb(intercept, &mltcp_intercept_ops, NULL, 0644);
+MODULE_PARM_DESC(intercept,
+		 "Intercept of F, decimal in (0, 8] (default 1; slope 0 + intercept 1 = base algorithm)");
+module_param_cb(idle_ms, &mltcp_idle_ms_ops, NULL, 0644);
+MODULE_PARM_DESC(idle_ms,
+		 "Idle gap that ends a learned iteration: max(idle_ms, 2*srtt), idle_ms in [1, 60000] (default 10)");
+module_param_cb(mode, &mltcp_mode_ops, NULL, 0644);
+MODULE_PARM_DESC(mode,
+		 "learned: learn iterations unless a socket got hints; given: only sockets with hints; off: F = 1 (default learned)");
+
+/* ---- counters as read-only module parameters -------------------------- */
+
+static int mltcp_param_set_ro(const char *val, const struct kernel_param *kp)
+{
+	return -EPERM;
+}
+
+#define MLTCP_COUNTER_OPS(field)						\
+static int mltcp_param_get_##field(char *buf, const struct kernel_param *kp) \
+{									\
+	const struct mltcp_algo *algo = kp->arg;			\
+									\
+	return scnprintf(buf, PAGE_SIZE, "%ld\n",			\
+			 atomic_long_read(&algo->field));		\
+}									\
+const struct kernel_param_ops mltcp_param_##field##_ops = {		\
+	.set = mltcp_param_set_ro,					\
+	.get = mltcp_param_get_##field,					\
+};									\
+EXPORT_SYMBOL_GPL(mltcp_param_##field##_ops)
+
+MLTCP_COUNTER_OPS(sockets);
+MLTCP_COUNTER_OPS(sockets_total);
+MLTCP_COUNTER_OPS(iters_learned);
+MLTCP_COUNTER_OPS(iters_given);
+
+/* ---- registry --------------------------------------------------------- */
+
+/**
+ * mltcp_register() - register an MLTCP congestion control
+ * @algo: algorithm; @algo->ops must be filled in
+ *
+ * Adds @algo to the registry and registers its ops with TCP.
+ *
+ * Return: 0 or the error of tcp_register_congestion_control().
+ */
+int mltcp_register(struct mltcp_algo *algo)
+{
+	int err;
+
+	atomic_long_set(&algo->sockets, 0);
+	atomic_long_set(&algo->sockets_total, 0);
+	atomic_long_set(&algo->iters_learned, 0);
+	atomic_long_set(&algo->iters_given, 0);
+
+	mutex_lock(&mltcp_algos_lock);
+	list_add_tail_rcu(&algo->node, &mltcp_algos);
+	mutex_unlock(&mltcp_algos_lock);
+
+	err = tcp_register_congestion_control(&algo->ops);
+	if (err) {
+		mutex_lock(&mltcp_algos_lock);
+		list_del_rcu(&algo->node);
+		mutex_unlock(&mltcp_algos_lock);
+		synchronize_rcu();
+	}
+	return err;
+}
+EXPORT_SYMBOL_GPL(mltcp_register);
+
+/**
+ * mltcp_unregister() - undo mltcp_register()
+ * @algo: algorithm
+ *
+ * Called from the algorithm's module exit, when no socket uses it any
+ * more; after return nothing refers to @algo.
+ */
+void mltcp_unregister(struct mltcp_algo *algo)
+{
+	tcp_unregister_congestion_control(&algo->ops);
+	mutex_lock(&mltcp_algos_lock);
+	list_del_rcu(&algo->node);
+	mutex_unlock(&mltcp_algos_lock);
+	synchronize_rcu();
+	WARN_ON_ONCE(atomic_long_read(&algo->sockets));
+}
+EXPORT_SYMBOL_GPL(mltcp_unregister);
+
+/**
+ * mltcp_sk_is_mltcp() - does a socket use an MLTCP congestion control?
+ * @sk: socket
+ */
+bool mltcp_sk_is_mltcp(const struct sock *sk)
+{
+	const struct tcp_congestion_ops *ops;
+	struct mltcp_algo *algo;
+	bool found = false;
+
+	if (!sk_fullsock(sk) || sk->sk_protocol != IPPROTO_TCP ||
+	    sk->sk_type != SOCK_STREAM)
+		return false;
+	ops = READ_ONCE(inet_csk(sk)->icsk_ca_ops);
+	rcu_read_lock();
+	list_for_each_entry_rcu(algo, &mltcp_algos, node) {
+		if (&algo->ops == ops) {
+			found = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+EXPORT_SYMBOL_GPL(mltcp_sk_is_mltcp);
+
+/* Only for sockets whose icsk_ca_ops is an MLTCP ops. */
+static struct mltcp_algo *mltcp_algo_of(const struct sock *sk)
+{
+	return container_of(inet_csk(sk)->icsk_ca_ops, struct mltcp_algo, ops);
+}
+
+/* ---- congestion-control hooks ---------------------------------------- */
+
+/**
+ * mltcp_ca_init() - start MLTCP state on a connection
+ * @sk: socket, from the algorithm's init hook
+ *
+ * Hints given before the connection was established are kept.
+ */
+void mltcp_ca_init(struct sock *sk)
+{
+	struct mltcp_sock *ms = mltcp_sk(sk);
+	bool counted = ms->flags & MLTCP_SF_INIT;
+
+	mltcp_sock_init(ms, tcp_sk(sk)->bytes_acked);
+	ms->flags |= MLTCP_SF_INIT;
+	if (!counted) {
+		struct mltcp_algo *algo = mltcp_algo_of(sk);
+
+		atomic_long_inc(&algo->sockets);
+		atomic_long_inc(&algo->sockets_total);
+	}
+}
+EXPORT_SYMBOL_GPL(mltcp_ca_init);
+
+/**
+ * mltcp_ca_release() - end MLTCP state on a socket
+ * @sk: socket, from the algorithm's release hook
+ *
+ * TCP also calls release for sockets whose init never ran; those were
+ * never counted.
+ */
+void mltcp_ca_release(struct sock *sk)
+{
+	struct mltcp_sock *ms = mltcp_sk(sk);
+
+	if (ms->flags & MLTCP_SF_INIT) {
+		ms->flags &= (u8)~MLTCP_SF_INIT;
+		atomic_long_dec(&mltcp_algo_of(sk)->sockets);
+	}
+}
+EXPORT_SYMBOL_GPL(mltcp_ca_release);
+
+/*
+ * Time since the last data transmission, in microseconds.  tp->lsndtime
+ * is in jiffies (4 ms at HZ=250), which is fine against a threshold of at
+ * least idle_ms (10 ms by default); there is no finer record of the last
+ * send time at TX_START (tcp_mstamp and tcp_wstamp_ns already describe
+ * the transmission in progress).
+ */
+static u32 mltcp_send_gap_us(const struct tcp_sock *tp)
+{
+	u32 gap = tcp_jiffies32 - tp->lsndtime;
+
+	if (gap >= 3600U * HZ)
+		return U32_MAX;
+	return jiffies_to_usecs(gap);
+}
+
+/**
+ * mltcp_ca_cwnd_event() - iteration tracking on congestion-window events
+ * @sk: socket
+ * @ev: event
+ *
+ * On CA_EVENT_TX_START (a transmission while nothing is in flight) an
+ * idle gap ends a learned iteration.  Algorithms with their own
+ * cwnd_event call this from it; Reno uses it directly.
+ */
+void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 thresh;
+
+	if (ev != CA_EVENT_TX_START)
+		return;
+	thresh = mltcp_idle_threshold_us(READ_ONCE(mltcp_idle_ms),
+					 tp->srtt_us >> 3);
+	if (mltcp_on_tx_start(mltcp_sk(sk), tp->bytes_acked,
+			      tp->snd_nxt - tp->snd_una,
+			      mltcp_send_gap_us(tp), thresh) == MLTCP_EV_LEARNED)
+		atomic_long_inc(&mltcp_algo_of(sk)->iters_learned);
+}
+EXPORT_SYMBOL_GPL(mltcp_ca_cwnd_event);
+
+/**
+ * mltcp_ai_credit() - scale the additive-increase credit of an ACK by F
+ * @sk: socket
+ * @acked: segments the base algorithm would credit to its increase
+ *
+ * Lock-free and allocation-free; called on every ACK in congestion
+ * avoidance.
+ *
+ * Return: the credit to feed the base algorithm's additive increase.
+ */
+u32 mltcp_ai_credit(struct sock *sk, u32 acked)
+{
+	struct mltcp_sock *ms = mltcp_sk(sk);
+	u32 f = mltcp_sock_f_q10(ms, READ_ONCE(mltcp_mode),
+				 READ_ONCE(mltcp_fparams),
+				 tcp_sk(sk)->bytes_acked);
+
+	return mltcp_scale_credit(acked, f, &ms->carry);
+}
+EXPORT_SYMBOL_GPL(mltcp_ai_credit);
+
+/**
+ * mltcp_reno_cong_avoid() - Reno increase with the F-scaled credit
+ * @sk: socket
+ * @ack: acknowledged sequence number (unused)
+ * @acked: segments newly acknowledged
+ *
+ * Slow start is unchanged; in congestion avoidance cwnd grows by F
+ * segments per window of ACKs instead of one.  Shared by mltcp_reno and
+ * mltcp_dctcp.
+ */
+void mltcp_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (!tcp_is_cwnd_limited(sk))
+		return;
+	if (tcp_in_slow_start(tp)) {
+		acked = tcp_slow_start(tp, acked);
+		if (!acked)
+			return;
+	}
+	acked = mltcp_ai_credit(sk, acked);
+	if (acked)
+		tcp_cong_avoid_ai(tp, tcp_snd_cwnd(tp), acked);
+}
+EXPORT_SYMBOL_GPL(mltcp_reno_cong_avoid);
+
+/* ---- control plane ---------------------------------------------------- */
+
+/**
+ * mltcp_set_bytes_per_iter() - give a socket its bytes per iteration
+ * @sk: socket, locked by the caller
+ * @bytes: bytes per iteration; 0 drops all hints and goes back to learning
+ *
+ * Return: 0, or -EOPNOTSUPP if @sk does not use an MLTCP algorithm.
+ */
+int mltcp_set_bytes_per_iter(struct sock *sk, u64 bytes)
+{
+	sock_owned_by_me(sk);
+	if (!mltcp_sk_is_mltcp(sk))
+		return -EOPNOTSUPP;
+	mltcp_set_size(mltcp_sk(sk), bytes);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mltcp_set_bytes_per_iter);
+
+/**
+ * mltcp_iteration_begin() - mark the start of an iteration on a socket
+ * @sk: socket, locked by the caller
+ * @bytes: size of the new iteration; 0 keeps the current size
+ *
+ * Data written before this call but not yet acked still belongs to the
+ * previous iteration: the new iteration starts at bytes_acked +
+ * (write_seq - snd_una).  From now on idle gaps do not move this socket's
+ * iteration boundaries.
+ *
+ * Return: 0, or -EOPNOTSUPP if @sk does not use an MLTCP algorithm.
+ */
+int mltcp_iteration_begin(struct sock *sk, u64 bytes)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	sock_owned_by_me(sk);
+	if (!mltcp_sk_is_mltcp(sk))
+		return -EOPNOTSUPP;
+	if (mltcp_iter_begin(mltcp_sk(sk), tp->bytes_acked,
+			     tp->write_seq - tp->snd_una, bytes) == MLTCP_EV_GIVEN)
+		atomic_long_inc(&mltcp_algo_of(sk)->iters_given);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mltcp_iteration_begin);
+
+/**
+ * mltcp_get_state() - snapshot of a socket's MLTCP state
+ * @sk: socket, locked by the caller
+ * @out: filled in on success
+ *
+ * Return: 0, or -EOPNOTSUPP if @sk does not use an MLTCP algorithm.
+ */
+int mltcp_get_state(struct sock *sk, struct mltcp_sock_state *out)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	const struct mltcp_sock *ms = mltcp_sk(sk);
+	int mode = READ_ONCE(mltcp_mode);
+
+	sock_owned_by_me(sk);
+	if (!mltcp_sk_is_mltcp(sk))
+		return -EOPNOTSUPP;
+	memset(out, 0, sizeof(*out));
+	strscpy(out->algo, inet_csk(sk)->icsk_ca_ops->name, sizeof(out->algo));
+	out->mode = (u8)mode;
+	out->size_given = ms->flags & MLTCP_SF_SIZE_GIVEN;
+	out->bounds_given = ms->flags & MLTCP_SF_BOUNDS_GIVEN;
+	out->bytes_this_iter = mltcp_bytes_done(tp->bytes_acked, ms->mark);
+	out->bytes_per_iter = ms->bytes_per_iter;
+	out->bytes_ratio = mltcp_ratio_q10(out->bytes_this_iter,
+					   ms->bytes_per_iter);
+	out->f = mltcp_sock_f_q10(ms, mode, READ_ONCE(mltcp_fparams),
+				  tp->bytes_acked);
+	out->iterations = ms->iters;
+	out->cwnd = tcp_snd_cwnd(tp);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mltcp_get_state);
+
+static int __init mltcp_core_init(void)
+{
+	BUILD_BUG_ON(sizeof(struct mltcp_sock) != 48);
+	BUILD_BUG_ON(sizeof(struct mltcp_sock) > ICSK_CA_PRIV_SIZE);
+	BUILD_BUG_ON(MLTCP_SLOPE_MAX > 0xffff || MLTCP_INTERCEPT_MAX > 0xffff);
+	return 0;
+}
+
+static void __exit mltcp_core_exit(void)
+{
+	/* Algorithm modules depend on us, so they are all gone by now. */
+	WARN_ON_ONCE(!list_empty(&mltcp_algos));
+}
+
+module_init(mltcp_core_init);
+module_exit(mltcp_core_exit);
+
+MODULE_AUTHOR("MLTCP project");
+MODULE_DESCRIPTION("MLTCP shared core: iteration tracking and F for MLTCP congestion controls");
+MODULE_LICENSE("GPL");
