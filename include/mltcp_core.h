@@ -327,6 +327,9 @@ static inline u32 mltcp_ratio_q10(u64 done, u64 bpi)
 	if (done >= (1ULL << 53)) {
 		done >>= MLTCP_Q10_SHIFT;
 		bpi >>= MLTCP_Q10_SHIFT;
+		/* the shift may make them equal; the ratio is still < 1 */
+		if (done >= bpi)
+			return MLTCP_Q10_ONE - 1;
 	}
 	return (u32)div64_u64(done << MLTCP_Q10_SHIFT, bpi);
 }
