@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mltcp-bench: sender and receiver of one job, and the bottleneck sampler. */
+#define _GNU_SOURCE
+#include "job.h"
+#include "hints.h"
+#include "topology.h"
+#include "util.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define IO_CHUNK (256 * 1024)
+
+void child_setup(void)
+{
+	sigset_t none;
+	struct sigaction sa = { .sa_handler = SIG_DFL };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		_exit(1);
+}
+
+#define die(e, fmt, ...)                                                                     \
+	do {                                                                                 \
+		warnx_("job %u (%s) " fmt, (e)->index, (e)->p->name, ##__VA_ARGS__);         \
+		_exit(1);                                                                    \
+	} while (0)
+
+static void wait_go(const struct job_env *e)
+{
+	char c;
+	ssize_t r;
+
+	while ((r = read(e->go_fd, &c, 1)) < 0 && errno == EINTR)
+		;
+	close(e->go_fd);
+	if (r != 0)
+		_exit(1); /* the coordinator writes nothing: EOF is the start */
+}
+
+void job_receiver_main(const struct job_env *e)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(e->port) };
+	char err[256];
+	int one = 1, lfd, fd;
+	char *buf;
+	uint64_t *bins = e->sh->job[e->slot].bins;
+	unsigned nbins = e->sh->nbins;
+	int64_t bin_ns = e->sh->bin_ns;
+
+	child_setup();
+	close(e->go_fd);
+	if (netns_enter(e->rcv_ns, err, sizeof(err)))
+		die(e, "receiver: %s", err);
+	buf = malloc(IO_CHUNK);
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (!buf || lfd < 0)
+		die(e, "receiver: socket: %s", strerror(errno));
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(lfd, 1))
+		die(e, "receiver: bind/listen on port %u: %s", e->port, strerror(errno));
+	if (write_full(e->ready_fd, "R", 1))
+		_exit(1);
+	close(e->ready_fd);
+	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		die(e, "receiver: accept: %s", strerror(errno));
+	close(lfd);
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+
+	for (;;) {
+		struct wire_hdr h, ack;
+		uint64_t left;
+		int r = read_full(fd, &h, sizeof(h));
+
+		if (r == 0)
+			break; /* sender done */
+		if (r < 0)
+			die(e, "receiver: reading header: %s", strerror(errno));
+		if (h.magic != WIRE_MAGIC_DATA || h.job != e->index)
+			die(e, "receiver: bad header (magic %#x, job %u)", h.magic, h.job);
+		for (left = h.bytes; left;) {
+			ssize_t n = read(fd, buf, left < IO_CHUNK ? left : IO_CHUNK);
+			int64_t t;
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				die(e, "receiver: iteration %u phase %u: %s", h.iter, h.phase,
+				    n ? strerror(errno) : "connection closed mid-phase");
+			left -= (uint64_t)n;
+			t = now_ns() - e->sh->t0;
+			if (t >= 0 && (uint64_t)(t / bin_ns) < nbins)
+				bins[t / bin_ns] += (uint64_t)n;
+		}
+		ack = h;
+		ack.magic = WIRE_MAGIC_ACK;
+		if (write_full(fd, &ack, sizeof(ack)))
+			die(e, "receiver: sending ack: %s", strerror(errno));
+	}
+	close(fd);
+	_exit(0);
+}
+
+static int connect_retry(const struct job_env *e, int fd, const struct sockaddr_in *sa)
+{
+	int64_t deadline = now_ns() + 10 * NSEC_PER_SEC;
+
+	for (;;) {
+		if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) == 0)
+			return 0;
+		if ((errno != ECONNREFUSED && errno != EINTR) || now_ns() > deadline)
+			die(e, "sender: connect to %s:%u: %s", e->rcv_addr, e->port, strerror(errno));
+		usleep(20000);
+	}
+}
+
+static void compute(const struct job_profile *p, int64_t until)
+{
+	if (p->compute == COMPUTE_BUSY)
+		spin_until_ns(until);
+	else
+		sleep_until_ns(until);
+}
+
+static void send_all(const struct job_env *e, int fd, const void *buf, size_t n)
+{
+	const char *c = buf;
+
+	while (n) {
+		ssize_t r = send(fd, c, n, MSG_NOSIGNAL);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			die(e, "sender: send: %s", strerror(errno));
+		}
+		c += r;
+		n -= (size_t)r;
+	}
+}
+
+void job_sender_main(const struct job_env *e)
+{
+	const struct job_profile *p = e->p;
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(e->port) };
+	char err[256], cc[CC_NAME_MAX + 1] = "";
+	socklen_t cclen = sizeof(cc) - 1;
+	int one = 1, fd;
+	char *buf;
+	int64_t t0, gap = (int64_t)(p->gap_ms * NSEC_PER_MSEC);
+	struct job_slot *js = &e->sh->job[e->slot];
+
+	child_setup();
+	if (netns_enter(e->snd_ns, err, sizeof(err)))
+		die(e, "sender: %s", err);
+	if (inet_pton(AF_INET, e->rcv_addr, &sa.sin_addr) != 1)
+		die(e, "sender: '%s' is not an IPv4 address", e->rcv_addr);
+	buf = malloc(IO_CHUNK);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (!buf || fd < 0)
+		die(e, "sender: socket: %s", strerror(errno));
+	memset(buf, 0x5a, IO_CHUNK);
+	if (p->cc[0] && setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, p->cc, strlen(p->cc))) {
+		char avail[512] = "?";
+		FILE *f = fopen("/proc/sys/net/ipv4/tcp_available_congestion_control", "r");
+
+		if (f) {
+			if (!fgets(avail, sizeof(avail), f))
+				strcpy(avail, "?");
+			fclose(f);
+		}
+		die(e, "sender: congestion control '%s': %s (available: %s)", p->cc,
+		    strerror(errno), strip(avail));
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	connect_retry(e, fd, &sa);
+	if (getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, &cclen))
+		die(e, "sender: getsockopt TCP_CONGESTION: %s", strerror(errno));
+	cclen = cclen < CC_NAME_MAX ? cclen : CC_NAME_MAX - 1;
+	cc[cclen] = '\0';
+	if (p->cc[0] && strcmp(cc, p->cc))
+		die(e, "sender: asked for congestion control '%s', socket uses '%s'", p->cc, cc);
+	memcpy(js->cc, cc, cclen + 1);
+	if (hints_socket_ready(fd, (uint64_t)p->phases * (p->bytes + sizeof(struct wire_hdr)), err,
+			       sizeof(err)))
+		die(e, "sender: %s", err);
+	if (write_full(e->ready_fd, "R", 1))
+		_exit(1);
+	close(e->ready_fd);
+	wait_go(e);
+
+	t0 = e->sh->t0;
+	sleep_until_ns(t0 + (int64_t)(p->offset_ms * NSEC_PER_MSEC));
+	for (unsigned it = 0; it < p->iterations; it++) {
+		int64_t start = now_ns();
+
+		if (hints_iteration_start(fd, it, err, sizeof(err)))
+			die(e, "sender: %s", err);
+		compute(p, start + (int64_t)(p->compute_ms * NSEC_PER_MSEC));
+		for (unsigned ph = 0; ph < p->phases; ph++) {
+			struct wire_hdr h = { WIRE_MAGIC_DATA, it, ph, e->index, p->bytes }, ack;
+			struct raw_span *ps = &js->phase[(size_t)it * p->phases + ph];
+			uint64_t left = p->bytes;
+			int r;
+
+			if (ph)
+				compute(p, now_ns() + gap);
+			ps->start = now_ns();
+			send_all(e, fd, &h, sizeof(h));
+			while (left) {
+				size_t n = left < IO_CHUNK ? left : IO_CHUNK;
+
+				send_all(e, fd, buf, n);
+				left -= n;
+			}
+			r = read_full(fd, &ack, sizeof(ack));
+			if (r <= 0)
+				die(e, "sender: waiting for the barrier of iteration %u: %s", it,
+				    r ? strerror(errno) : "connection closed");
+			if (ack.magic != WIRE_MAGIC_ACK || ack.iter != it || ack.phase != ph ||
+			    ack.bytes != p->bytes)
+				die(e, "sender: bad barrier ack for iteration %u phase %u", it, ph);
+			ps->end = now_ns();
+		}
+		js->iter[it].start = start;
+		js->iter[it].end = now_ns();
+		js->iters_done = it + 1;
+	}
+	shutdown(fd, SHUT_WR);
+	while (read(fd, buf, IO_CHUNK) > 0)
+		;
+	close(fd);
+	_exit(0);
+}
+
+void sampler_main(struct run_shared *sh, const char *ns, const char *dev, int go_fd,
+		  int64_t interval_ns)
+{
+	char err[256], c;
+	int fd, ifindex;
+	int64_t next;
+	ssize_t r;
+
+	child_setup();
+	if (netns_enter(ns, err, sizeof(err))) {
+		warnx_("sampler: %s", err);
+		_exit(1);
+	}
+	ifindex = (int)if_nametoindex(dev);
+	if (!ifindex) {
+		warnx_("sampler: bottleneck device %s: %s", dev, strerror(errno));
+		_exit(1);
+	}
+	fd = qstats_open();
+	if (fd < 0) {
+		warnx_("sampler: netlink: %s", strerror(errno));
+		_exit(1);
+	}
+	while ((r = read(go_fd, &c, 1)) < 0 && errno == EINTR)
+		;
+	close(go_fd);
+	if (r != 0)
+		_exit(1);
+	for (next = sh->t0;; next += interval_ns) {
+		struct qstats q;
+		int last = sh->stop;
+
+		sleep_until_ns(next);
+		if (qstats_read(fd, ifindex, &q)) {
+			warnx_("sampler: reading qdisc statistics of %s: %s", dev, strerror(errno));
+			_exit(1);
+		}
+		if (sh->nsamples < sh->max_samples) {
+			struct counter_sample *s = &sh->samples[sh->nsamples];
+
+			s->t = (double)(now_ns() - sh->t0);
+			s->drops = (double)q.drops;
+			s->marks = (double)q.marks;
+			s->backlog = (double)q.backlog;
+			sh->nsamples++;
+		}
+		if (last)
+			break;
+		if (now_ns() > next + interval_ns)
+			next = now_ns(); /* fell behind: do not burst */
+	}
+	_exit(0);
+}

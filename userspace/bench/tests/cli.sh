@@ -1,0 +1,47 @@
+#!/bin/bash
+# mltcp-bench command-line checks that need no root and no network: bad input must give a
+# clear message and a non-zero exit before anything is built. TAP output.
+# usage: tests/cli.sh path/to/mltcp-bench
+set -u
+bin=${1:?usage: cli.sh MLTCP_BENCH}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+# check NAME EXPECTED_RC MESSAGE_SUBSTRING ARGS...
+check() {
+	local name=$1 want=$2 msg=$3 out rc
+	shift 3
+	n=$((n + 1))
+	out=$("$bin" "$@" 2>&1)
+	rc=$?
+	if [ "$rc" -eq "$want" ] && [[ "$out" == *"$msg"* ]]; then
+		echo "ok $n - $name"
+	else
+		echo "not ok $n - $name"
+		echo "# exit $rc (want $want), output:"
+		printf '%s\n' "$out" | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
+}
+
+printf '[job]\ncompute_ms = 150\nbytes = 1.25M\nspeed = 3\n' >"$tmp/bad.conf"
+printf '[job]\nbytes = 1.25M\n' >"$tmp/nocompute.conf"
+printf 'compute_ms = 150\nbytes = 1.25M\n' >"$tmp/good.conf"
+printf 'mode,job,iter,start_ms\nshared,0,0,1\n' >"$tmp/iterations.csv"
+
+echo "1..12"
+check "unknown profile key" 2 "bad.conf:4: unknown key 'speed'" -p "$tmp/bad.conf"
+check "missing compute_ms" 2 "nocompute.conf:1: job has no compute_ms" -p "$tmp/nocompute.conf"
+check "missing profile file" 2 "$tmp/none.conf: No such file" -p "$tmp/none.conf"
+check "bad --job" 2 "bytes: 'lots' is not a byte count" --job compute_ms=1,bytes=lots
+check "no jobs" 2 "no jobs" --no-ideal
+check "--hints without libmltcp" 2 "libmltcp not built yet" --hints -p "$tmp/good.conf"
+check "--cc count mismatch" 2 "--cc: 3 names for 1 jobs" --cc reno,cubic,bbr -p "$tmp/good.conf"
+check "bad rate" 2 "--rate-mbit" --rate-mbit fast -p "$tmp/good.conf"
+check "--no-topology needs --rcv-addr" 2 "needs --rcv-addr" --no-topology -p "$tmp/good.conf"
+check "stray argument" 2 "unexpected argument 'extra'" -p "$tmp/good.conf" extra
+check "report of a broken csv" 1 "header has no 'end_ms' column" report "$tmp"
+check "help" 0 "usage: mltcp-bench" --help
+[ "$failed" -eq 0 ]

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mltcp-bench topology. One namespace per job sender (P-s<j>) and receiver (P-d<j>),
+ * a router (P-r) whose egress towards the receivers is the shared FIFO bottleneck, and a
+ * switch (P-w) fanning out to the receivers. P = "mb<pid>".
+ *
+ *   P-s0 eth0 10.1.0.1 --- s0 10.1.0.254 \                          / d0 10.2.0.254 --- eth0 10.2.0.1 P-d0
+ *   P-s1 eth0 10.1.1.1 --- s1 10.1.1.254 -[ P-r ]--rb===>wb--[ P-w ]-- d1 10.2.1.254 --- eth0 10.2.1.1 P-d1
+ *   ...                                  /  10.3.0.1    10.3.0.2     \ ...
+ *                                         rb egress: tbf rate R burst B limit L (byte FIFO),
+ *                                         or tbf + RED child marking ECN (--ecn-kb)
+ *
+ * Data flows s<j> -> d<j> through rb, the only shaped link; ACKs return unshaped.
+ * All links are veth; IPv4 forwarding is enabled in P-r and P-w only. Namespaces are
+ * made with `ip netns add` (they live under /run/netns) and the links/qdisc with ip/tc
+ * run through posix_spawn. topology_destroy() deletes the namespaces, which removes every
+ * veth and qdisc with them.
+ */
+#define _GNU_SOURCE
+#include "topology.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+int run_cmd(char *const argv[], const char *out_path, int quiet)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t none, all;
+	pid_t pid;
+	int st, err;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&at);
+	sigemptyset(&none);
+	sigfillset(&all);
+	posix_spawnattr_setsigmask(&at, &none);
+	posix_spawnattr_setsigdefault(&at, &all);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	if (out_path)
+		posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC,
+						 0644);
+	if (quiet)
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	err = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	if (err) {
+		warnx_("cannot run %s: %s", argv[0], strerror(err));
+		return -1;
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(st)) {
+		if (WEXITSTATUS(st) && !quiet) {
+			char line[1024];
+			size_t off = 0;
+
+			for (int i = 0; argv[i] && off < sizeof(line) - 1; i++)
+				off += (size_t)snprintf(line + off, sizeof(line) - off, "%s%s",
+							i ? " " : "", argv[i]);
+			warnx_("command failed (exit %d): %s", WEXITSTATUS(st), line);
+		}
+		return WEXITSTATUS(st);
+	}
+	warnx_("%s killed by signal %d", argv[0], WTERMSIG(st));
+	return 128 + WTERMSIG(st);
+}
+
+/* Build argv from a printf format split at spaces, run it. */
+static int cmdf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int cmdf(const char *fmt, ...)
+{
+	char buf[1024], *argv[64], *save = NULL, *tok;
+	int argc = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 63; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	return run_cmd(argv, NULL, 0) == 0 ? 0 : -1;
+}
+
+int netns_enter(const char *ns, char *err, size_t errlen)
+{
+	char path[NS_NAME_MAX + 16];
+	int fd;
+
+	if (!ns || !*ns)
+		return 0;
+	if (ns[0] == '/')
+		snprintf(path, sizeof(path), "%s", ns);
+	else
+		snprintf(path, sizeof(path), "/run/netns/%s", ns);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return seterr(err, errlen, "network namespace %s: %s", path, strerror(errno));
+	if (setns(fd, CLONE_NEWNET)) {
+		int e = errno;
+
+		close(fd);
+		return seterr(err, errlen, "setns %s: %s", path, strerror(e));
+	}
+	close(fd);
+	return 0;
+}
+
+int netns_sysctl(const char *ns, const char *key, const char *val)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char path[256], err[256];
+		int fd;
+
+		if (netns_enter(ns, err, sizeof(err))) {
+			warnx_("%s", err);
+			_exit(1);
+		}
+		snprintf(path, sizeof(path), "/proc/sys/%s", key);
+		for (char *p = path + 10; *p; p++)
+			if (*p == '.')
+				*p = '/';
+		fd = open(path, O_WRONLY);
+		if (fd < 0 || write_full(fd, val, strlen(val))) {
+			warnx_("sysctl %s=%s in %s: %s", key, val, *ns ? ns : "current namespace",
+			       strerror(errno));
+			_exit(1);
+		}
+		close(fd);
+		_exit(0);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static int ns_add(const char *name)
+{
+	return cmdf("ip netns add %s", name);
+}
+
+static void ns_del(const char *name)
+{
+	char *argv[] = { "ip", "netns", "del", (char *)name, NULL };
+
+	run_cmd(argv, NULL, 1);
+}
+
+static int topology_build(struct topology *t, const struct topo_opts *o)
+{
+	const char *R = t->router_ns, *W = t->switch_ns;
+	uint64_t rate_bit = (uint64_t)(o->rate_mbit * 1e6);
+
+	if (ns_add(R) || ns_add(W))
+		return -1;
+	for (unsigned j = 0; j < t->njobs; j++)
+		if (ns_add(t->snd_ns[j]) || ns_add(t->rcv_ns[j]))
+			return -1;
+	if (cmdf("ip -n %s link add rb mtu %u type veth peer name wb mtu %u netns %s", R, o->mtu,
+		 o->mtu, W) ||
+	    cmdf("ip -n %s addr add 10.3.0.1/30 dev rb", R) ||
+	    cmdf("ip -n %s addr add 10.3.0.2/30 dev wb", W) || cmdf("ip -n %s link set lo up", R) ||
+	    cmdf("ip -n %s link set lo up", W) || cmdf("ip -n %s link set rb up", R) ||
+	    cmdf("ip -n %s link set wb up", W))
+		return -1;
+	for (unsigned j = 0; j < t->njobs; j++) {
+		const char *S = t->snd_ns[j], *D = t->rcv_ns[j];
+
+		if (cmdf("ip -n %s link add s%u mtu %u type veth peer name eth0 mtu %u netns %s", R,
+			 j, o->mtu, o->mtu, S) ||
+		    cmdf("ip -n %s link add d%u mtu %u type veth peer name eth0 mtu %u netns %s", W,
+			 j, o->mtu, o->mtu, D) ||
+		    cmdf("ip -n %s addr add 10.1.%u.254/24 dev s%u", R, j, j) ||
+		    cmdf("ip -n %s addr add 10.1.%u.1/24 dev eth0", S, j) ||
+		    cmdf("ip -n %s addr add 10.2.%u.254/24 dev d%u", W, j, j) ||
+		    cmdf("ip -n %s addr add 10.2.%u.1/24 dev eth0", D, j) ||
+		    cmdf("ip -n %s link set s%u up", R, j) || cmdf("ip -n %s link set d%u up", W, j) ||
+		    cmdf("ip -n %s link set lo up", S) || cmdf("ip -n %s link set eth0 up", S) ||
+		    cmdf("ip -n %s link set lo up", D) || cmdf("ip -n %s link set eth0 up", D) ||
+		    cmdf("ip -n %s route add default via 10.1.%u.254", S, j) ||
+		    cmdf("ip -n %s route add default via 10.2.%u.254", D, j))
+			return -1;
+		snprintf(t->rcv_addr[j], sizeof(t->rcv_addr[j]), "10.2.%u.1", j);
+	}
+	if (cmdf("ip -n %s route add 10.2.0.0/16 via 10.3.0.2", R) ||
+	    cmdf("ip -n %s route add 10.1.0.0/16 via 10.3.0.1", W) ||
+	    netns_sysctl(R, "net.ipv4.ip_forward", "1") ||
+	    netns_sysctl(W, "net.ipv4.ip_forward", "1"))
+		return -1;
+	if (cmdf("tc -n %s qdisc add dev rb root handle 1: tbf rate %" PRIu64 "bit burst %" PRIu64
+		 " limit %" PRIu64,
+		 R, rate_bit, o->burst_bytes, o->queue_bytes))
+		return -1;
+	if (o->ecn_bytes) {
+		/* DCTCP-style marking: min = max - 1 packet, probability 1, RED's average
+		 * following the instantaneous queue as closely as tc allows (burst). */
+		uint64_t minb = o->ecn_bytes, maxb = o->ecn_bytes + 1500;
+		uint64_t burst = minb / 1500 + 1;
+
+		if (cmdf("tc -n %s qdisc add dev rb parent 1:1 handle 10: red limit %" PRIu64
+			 " min %" PRIu64 " max %" PRIu64 " avpkt 1500 burst %" PRIu64
+			 " bandwidth %" PRIu64 "bit probability 1.0 ecn",
+			 R, o->queue_bytes, minb, maxb, burst, rate_bit))
+			return -1;
+	}
+	snprintf(t->bott_ns, sizeof(t->bott_ns), "%s", R);
+	snprintf(t->bott_dev, sizeof(t->bott_dev), "rb");
+	return 0;
+}
+
+static struct topology *active;
+
+static void destroy_active(void)
+{
+	if (active)
+		topology_destroy(active);
+}
+
+int topology_create(struct topology *t, unsigned njobs, const struct topo_opts *o)
+{
+	static int registered;
+
+	memset(t, 0, sizeof(*t));
+	t->njobs = njobs;
+	snprintf(t->prefix, sizeof(t->prefix), "mb%d", (int)getpid());
+	snprintf(t->router_ns, sizeof(t->router_ns), "%s-r", t->prefix);
+	snprintf(t->switch_ns, sizeof(t->switch_ns), "%s-w", t->prefix);
+	for (unsigned j = 0; j < njobs; j++) {
+		snprintf(t->snd_ns[j], sizeof(t->snd_ns[j]), "%s-s%u", t->prefix, j);
+		snprintf(t->rcv_ns[j], sizeof(t->rcv_ns[j]), "%s-d%u", t->prefix, j);
+	}
+	t->created = 1;
+	active = t;
+	if (!registered) {
+		atexit(destroy_active);
+		registered = 1;
+	}
+	if (topology_build(t, o)) {
+		warnx_("building the topology failed (needs root, ip/tc, veth and sch_tbf%s)",
+		       o->ecn_bytes ? ", sch_red" : "");
+		topology_destroy(t);
+		return -1;
+	}
+	return 0;
+}
+
+void topology_destroy(struct topology *t)
+{
+	if (!t->created)
+		return;
+	t->created = 0;
+	for (unsigned j = 0; j < t->njobs; j++) {
+		ns_del(t->snd_ns[j]);
+		ns_del(t->rcv_ns[j]);
+	}
+	ns_del(t->router_ns);
+	ns_del(t->switch_ns);
+	if (active == t)
+		active = NULL;
+}
+
+int topology_cleanup_stale(void)
+{
+	DIR *d = opendir("/run/netns");
+	struct dirent *e;
+	int removed = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, "mb", 2))
+			continue;
+		pid = strtol(e->d_name + 2, &end, 10);
+		if (end == e->d_name + 2 || *end != '-' || pid <= 0)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno == EPERM)
+			continue;
+		ns_del(e->d_name);
+		printf("removed stale namespace %s\n", e->d_name);
+		removed++;
+	}
+	closedir(d);
+	return removed;
+}
+
+int topology_tc_snapshot(const struct topology *t, const char *path)
+{
+	char *argv[] = { "tc", "-s", "-n", (char *)t->bott_ns, "qdisc", "show", "dev",
+			 (char *)t->bott_dev, NULL };
+	char *argv_here[] = { "tc", "-s", "qdisc", "show", "dev", (char *)t->bott_dev, NULL };
+
+	if (!t->bott_dev[0])
+		return 0;
+	if (t->bott_ns[0] == '/')
+		return 0; /* tc -n takes names only; path namespaces get no snapshot */
+	return run_cmd(t->bott_ns[0] ? argv : argv_here, path, 0) == 0 ? 0 : -1;
+}
