@@ -1,0 +1,82 @@
+#!/bin/bash
+# With F = 1 (slope 0, intercept 1) each MLTCP module is its base algorithm: in the
+# same run, its single-flow goodput over a 100 Mbit/s bottleneck is within 5% of the
+# kernel's own reno/cubic/dctcp, and two flows share the link like the base
+# algorithm's two flows do (aggregate within 5%, Jain's fairness index no worse
+# than the base's by more than 0.05). DCTCP runs over the RED+ECN bottleneck, the
+# others over the tbf FIFO.
+#
+#   NS_S[0..1] ── NS_RT ══ tbf 100 Mbit/s [+ RED ECN] ══> NS_RR ── NS_R[0..1]
+. "$(dirname "$0")/lib.sh"
+
+runs=("reno mltcp_reno tbf" "cubic mltcp_cubic tbf" "dctcp mltcp_dctcp red_ecn")
+tap_plan $((${#runs[@]} * 2))
+RATE=100
+P=/sys/module/mltcp/parameters
+
+ml_modprobe mltcp || bail "mltcp loads"
+for f in slope intercept; do
+	at_exit "echo $(cat $P/$f) > $P/$f"
+done
+echo 0 >$P/slope && echo 1 >$P/intercept || bail "set slope 0, intercept 1"
+diag "F = $(cat $P/slope) * bytes_ratio + $(cat $P/intercept)"
+
+# set_default ALGO: the default congestion control of every namespace, so that the
+# receivers of a DCTCP flow run DCTCP's receiver side too.
+set_default() {
+	local ns
+	for ns in "${NS_S[@]}" "${NS_R[@]}"; do
+		in_ns "$ns" sysctl -qw net.ipv4.tcp_congestion_control="$1" || return 1
+	done
+}
+
+# two_flows ALGO: prints the goodputs of two simultaneous flows.
+two_flows() {
+	local d
+	d=$(mktemp -d)
+	iperf_goodput_mbit "${NS_S[0]}" "${RCV_IP4[0]}" -C "$1" >"$d/a" &
+	iperf_goodput_mbit "${NS_S[1]}" "${RCV_IP4[1]}" -C "$1" >"$d/b" &
+	wait
+	echo "$(cat "$d/a") $(cat "$d/b")"
+	rm -rf "$d"
+}
+
+jain() { python3 -c 'import sys; a, b = map(float, sys.argv[1:]); print("%.3f" % ((a + b) ** 2 / (2 * (a * a + b * b)) if a + b > 0 else 0))' "$@"; }
+
+for run in "${runs[@]}"; do
+	read -r base ml qdisc <<<"$run"
+	ml_modprobe "tcp_$base" 2>/dev/null || ml_modprobe "$base" 2>/dev/null
+	ml_modprobe "$ml" || bail "$ml loads"
+	dumbbell_setup "$RATE" "$qdisc" 2 || bail "dumbbell ($qdisc)"
+
+	set_default "$base"
+	g_base=$(iperf_goodput_mbit "${NS_S[0]}" "${RCV_IP4[0]}" -C "$base")
+	set_default "$ml"
+	g_ml=$(iperf_goodput_mbit "${NS_S[0]}" "${RCV_IP4[0]}" -C "$ml")
+	diag "$qdisc: one flow: $base ${g_base:-?} Mbit/s, $ml ${g_ml:-?} Mbit/s"
+	within_pct "${g_ml:-0}" "${g_base:-1}" 5
+	tap_result "$ml single-flow goodput is within 5% of $base (same run, F = 1)" $?
+
+	set_default "$base"
+	read -r b1 b2 <<<"$(two_flows "$base")"
+	set_default "$ml"
+	read -r m1 m2 <<<"$(two_flows "$ml")"
+	jb=$(jain "${b1:-0}" "${b2:-0}")
+	jm=$(jain "${m1:-0}" "${m2:-0}")
+	sb=$(python3 -c "print(${b1:-0} + ${b2:-0})")
+	sm=$(python3 -c "print(${m1:-0} + ${m2:-0})")
+	diag "two flows: $base ${b1:-?} + ${b2:-?} = $sb (Jain $jb); $ml ${m1:-?} + ${m2:-?} = $sm (Jain $jm)"
+	within_pct "$sm" "$sb" 5 &&
+		python3 -c "import sys; sys.exit(0 if $jm >= min($jb, 0.95) - 0.05 else 1)"
+	tap_result "two $ml flows share the link like $base (aggregate within 5%, Jain >= base - 0.05)" $?
+
+	set_default cubic
+	# next run gets a fresh topology (and frees this one's module references)
+	ml_cleanup
+	ml_modprobe mltcp
+	echo 0 >$P/slope && echo 1 >$P/intercept
+	for f in slope intercept; do
+		at_exit "echo 1 > $P/$f"
+	done
+done
+tap_done

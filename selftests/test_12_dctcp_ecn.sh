@@ -1,0 +1,93 @@
+#!/bin/bash
+# mltcp_dctcp over a RED bottleneck that marks ECN keeps the queue short: its RTT
+# (ss -ti, sampled during the transfer) stays well below the RTT of the same
+# algorithm without ECN over the tbf FIFO, the bottleneck marks instead of dropping,
+# the sender's alpha is non-zero (it reacts to the marks) and the link stays full.
+# Without ECN negotiated (receiver has net.ipv4.tcp_ecn=0) it still works: it falls
+# back to Reno behaviour (ss shows the fallback) and fills the link.
+#
+#   NS_S[0] ── NS_RT ══ tbf 100 Mbit/s + RED ECN (or FIFO) ══> NS_RR ── NS_R[0]
+. "$(dirname "$0")/lib.sh"
+
+tap_plan 7
+RATE=100
+IPERF_TIME=${IPERF_TIME:-6}
+want=$(python3 -c "print($RATE * 1448 / 1514)")
+
+# flow_run DST OUT: runs an iperf3 flow with mltcp_dctcp from NS_S[0] to DST and, while
+# it runs, samples ss -ti of the data connection. Writes to OUT: goodput, median RTT
+# (ms), max dctcp alpha, and the last ss info line.
+flow_run() {
+	local dst=$1 out=$2 client
+	: >"$out.ss"
+	(iperf_goodput_mbit "${NS_S[0]}" "$dst" -C mltcp_dctcp >"$out.g") &
+	client=$!
+	sleep 2
+	for _ in $(seq $(((IPERF_TIME - 3) * 4))); do
+		in_ns "${NS_S[0]}" ss -tin state established "dst $dst" >>"$out.ss"
+		echo "--" >>"$out.ss"
+		sleep 0.25
+	done
+	wait "$client"
+	python3 - "$out.ss" "$(cat "$out.g")" >"$out" <<'EOF'
+import re, statistics, sys
+rtts, alphas, last = [], [], ""
+for block in open(sys.argv[1]).read().split("--"):
+    best = None
+    for line in block.splitlines():
+        m = re.search(r"bytes_acked:(\d+)", line)
+        if "mltcp_dctcp" in line and m and (best is None or int(m.group(1)) > best[0]):
+            best = (int(m.group(1)), line)
+    if best:
+        line = best[1]
+        last = line.strip()
+        r = re.search(r"\brtt:([\d.]+)/", line)
+        if r:
+            rtts.append(float(r.group(1)))
+        a = re.search(r"alpha:(\d+)", line)
+        if a:
+            alphas.append(int(a.group(1)))
+print(sys.argv[2] or 0, statistics.median(rtts) if rtts else 0, max(alphas) if alphas else 0)
+print(last)
+EOF
+}
+
+ml_modprobe mltcp_dctcp || bail "mltcp_dctcp loads"
+tmp=$(mktemp -d)
+at_exit "rm -rf $tmp"
+
+# 1. RED + ECN, DCTCP on both ends.
+dumbbell_setup "$RATE" red_ecn 1 || bail "dumbbell with RED ECN"
+in_ns "${NS_R[0]}" sysctl -qw net.ipv4.tcp_congestion_control=mltcp_dctcp
+flow_run "${RCV_IP4[0]}" "$tmp/ecn"
+read -r g_ecn rtt_ecn alpha_ecn < <(head -n1 "$tmp/ecn")
+read -r _ drops_ecn marks_ecn < <(bottleneck_stats)
+diag "RED+ECN: goodput $g_ecn Mbit/s, median RTT $rtt_ecn ms, max alpha $alpha_ecn/1024, drops $drops_ecn, marks $marks_ecn"
+diag "ss: $(tail -n1 "$tmp/ecn")"
+within_pct "${g_ecn:-0}" "$want" 10
+tap_result "with ECN the link stays full (goodput within 10% of the rate)" $?
+[ "${marks_ecn:-0}" -gt 0 ] && [ "${drops_ecn:-1}" -le $((marks_ecn / 10)) ]
+tap_result "the RED bottleneck marks ($marks_ecn) rather than drops ($drops_ecn)" $?
+tail -n1 "$tmp/ecn" | grep -q 'dctcp:(ce_state' && [ "${alpha_ecn:-0}" -gt 0 ]
+tap_result "the sender reacts to the marks (ss shows DCTCP state, alpha $alpha_ecn/1024 > 0)" $?
+in_ns "${NS_R[0]}" sysctl -qw net.ipv4.tcp_congestion_control=cubic
+ml_cleanup
+ml_modprobe mltcp_dctcp || bail "mltcp_dctcp loads again"
+
+# 2. The tbf FIFO, receiver refuses ECN: fallback.
+dumbbell_setup "$RATE" tbf 1 || bail "dumbbell with FIFO"
+in_ns "${NS_R[0]}" sysctl -qw net.ipv4.tcp_ecn=0
+flow_run "${RCV_IP4[0]}" "$tmp/noecn"
+read -r g_no rtt_no _ < <(head -n1 "$tmp/noecn")
+read -r _ drops_no marks_no < <(bottleneck_stats)
+diag "FIFO without ECN: goodput $g_no Mbit/s, median RTT $rtt_no ms, drops $drops_no, marks $marks_no"
+diag "ss: $(tail -n1 "$tmp/noecn")"
+within_pct "${g_no:-0}" "$want" 10
+tap_result "without ECN negotiated it still works (goodput within 10% of the rate)" $?
+tail -n1 "$tmp/noecn" | grep -q 'fallback'
+tap_result "without ECN negotiated ss -ti shows DCTCP's fallback mode" $?
+[ "${marks_no:-1}" = 0 ]
+tap_result "without ECN nothing was marked" $?
+python3 -c "import sys; e, n = float('${rtt_ecn:-0}'), float('${rtt_no:-0}'); sys.exit(0 if 0 < e < 0.6 * n else 1)"
+tap_result "RTT with ECN ($rtt_ecn ms) is well below the RTT without ECN ($rtt_no ms)" $?
+tap_done
