@@ -458,7 +458,11 @@ static void run_set(int mode, const unsigned *idx, unsigned n, unsigned iters_ov
 			ssize_t r = read(ready[0], buf, sizeof(buf));
 
 			if (r <= 0) {
-				reap();
+				/* every writer is gone: let the failed child's status arrive */
+				int64_t until = now_ns() + 2 * NSEC_PER_SEC;
+
+				while (now_ns() < until)
+					wait_event(-1, until);
 				warnx_("a job process exited before connecting");
 				fatal_exit(1);
 			}
