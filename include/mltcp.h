@@ -130,4 +130,11 @@ extern const struct kernel_param_ops mltcp_param_iters_given_ops;
 	MODULE_PARM_DESC(iterations_given,				\
 			 "Iterations ended by a control-plane mark (read-only)")
 
+/*
+ * Control plane (mltcp_sockopt.c, mltcp_netlink.c), registered and
+ * unregistered by the core's module init and exit.
+ */
+int mltcp_ctl_init(void);
+void mltcp_ctl_exit(void);
+
 #endif /* _MLTCP_H */

@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MLTCP generic netlink family "mltcp": global parameters, the MLTCP
+ * sockets of a network namespace and per-algorithm counters.  The ABI is
+ * described in include/uapi/linux/mltcp.h.
+ *
+ * Locking and lifetimes:
+ *  - The family runs with parallel_ops; mltcp_nl_params_lock serialises
+ *    SET_PARAMS (so a multi-attribute update is all-or-nothing with
+ *    respect to other netlink writers) and gives GET_PARAMS a consistent
+ *    snapshot.  sysfs writers of single parameters go through the core's
+ *    own validation and locking.
+ *  - genl_unregister_family() waits for running doit handlers, and a dump
+ *    in progress holds a reference on this module (netlink_dump_start()
+ *    pins family->module), so the module cannot go away under a handler.
+ *  - The socket dump walks the TCP established hash of the caller's
+ *    namespace.  Under a bucket's spinlock it only takes references on up
+ *    to MLTCP_NL_BATCH full sockets of the namespace; it then drops the
+ *    spinlock and reads each socket's state under lock_sock(), which may
+ *    sleep and so cannot be taken under the bucket lock.  A socket that
+ *    closed or left MLTCP in between is skipped.  The references keep the
+ *    sockets' memory alive; they are dropped with sock_put().
+ *  - The counters dump walks the core's registry under rcu_read_lock();
+ *    mltcp_unregister() removes an algorithm with list_del_rcu() and
+ *    waits for readers with synchronize_rcu().
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <net/genetlink.h>
+#include <net/inet_hashtables.h>
+#include <net/ipv6.h>
+#include <net/netlink.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "mltcp.h"
+#include "mltcp_ctl.h"
+#include "uapi/linux/mltcp.h"
+
+/* Sockets referenced per pass over one hash bucket. */
+#define MLTCP_NL_BATCH	16
+
+static DEFINE_MUTEX(mltcp_nl_params_lock);
+static struct genl_family mltcp_genl_family;
+
+/* ---- parameters --------------------------------------------------------- */
+
+static struct netlink_range_validation mltcp_idle_ms_range = {
+	.min = MLTCP_IDLE_MS_MIN,
+	.max = MLTCP_IDLE_MS_MAX,
+};
+
+static const struct nla_policy mltcp_set_params_policy[MLTCP_A_MODE + 1] = {
+	[MLTCP_A_SLOPE]		= NLA_POLICY_RANGE(NLA_U32, 0, MLTCP_SLOPE_MAX),
+	[MLTCP_A_INTERCEPT]	= NLA_POLICY_RANGE(NLA_U32, MLTCP_INTERCEPT_MIN,
+						   MLTCP_INTERCEPT_MAX),
+	[MLTCP_A_IDLE_MS]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&mltcp_idle_ms_range),
+	[MLTCP_A_MODE]		= NLA_POLICY_MAX(NLA_U8, __MLTCP_ABI_MODE_MAX),
+};
+
+static int mltcp_nl_get_params(struct sk_buff *skb, struct genl_info *info)
+{
+	u32 slope, intercept, idle_ms;
+	struct sk_buff *msg;
+	void *hdr;
+	int mode;
+
+	msg = genlmsg_new(4 * nla_total_size(sizeof(u32)) +
+			  nla_total_size(sizeof(u8)), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &mltcp_genl_family, 0,
+				MLTCP_CMD_GET_PARAMS);
+	if (!hdr)
+		goto too_big;
+
+	mutex_lock(&mltcp_nl_params_lock);
+	slope = mltcp_get_slope();
+	intercept = mltcp_get_intercept();
+	idle_ms = mltcp_get_idle_ms();
+	mode = mltcp_get_mode();
+	mutex_unlock(&mltcp_nl_params_lock);
+
+	if (nla_put_u32(msg, MLTCP_A_ABI_VERSION, MLTCP_ABI_VERSION) ||
+	    nla_put_u32(msg, MLTCP_A_SLOPE, slope) ||
+	    nla_put_u32(msg, MLTCP_A_INTERCEPT, intercept) ||
+	    nla_put_u32(msg, MLTCP_A_IDLE_MS, idle_ms) ||
+	    nla_put_u8(msg, MLTCP_A_MODE, (u8)mode))
+		goto too_big;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+too_big:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+/**
+ * mltcp_nl_set_params() - MLTCP_CMD_SET_PARAMS
+ * @skb: request
+ * @info: parsed request; the policy has checked types and ranges, and
+ *	GENL_ADMIN_PERM has checked CAP_NET_ADMIN in the initial user
+ *	namespace before we get here
+ *
+ * All values are checked with the core's own rules before the first one
+ * is applied, so a rejected request changes nothing.
+ *
+ * Return: 0 or a negative errno (with an extack message).
+ */
+static int mltcp_nl_set_params(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	u32 slope = 0, intercept = 0, idle_ms = 0;
+	int mode = 0, err = 0;
+
+	if (!tb[MLTCP_A_SLOPE] && !tb[MLTCP_A_INTERCEPT] &&
+	    !tb[MLTCP_A_IDLE_MS] && !tb[MLTCP_A_MODE]) {
+		GENL_SET_ERR_MSG(info, "no parameter given");
+		return -EINVAL;
+	}
+	if (tb[MLTCP_A_SLOPE]) {
+		slope = nla_get_u32(tb[MLTCP_A_SLOPE]);
+		if (!mltcp_slope_valid(slope)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[MLTCP_A_SLOPE],
+					    "slope out of range");
+			return -EINVAL;
+		}
+	}
+	if (tb[MLTCP_A_INTERCEPT]) {
+		intercept = nla_get_u32(tb[MLTCP_A_INTERCEPT]);
+		if (!mltcp_intercept_valid(intercept)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[MLTCP_A_INTERCEPT],
+					    "intercept out of range");
+			return -EINVAL;
+		}
+	}
+	if (tb[MLTCP_A_IDLE_MS]) {
+		idle_ms = nla_get_u32(tb[MLTCP_A_IDLE_MS]);
+		if (!mltcp_idle_ms_valid(idle_ms)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[MLTCP_A_IDLE_MS],
+					    "idle_ms out of range");
+			return -EINVAL;
+		}
+	}
+	if (tb[MLTCP_A_MODE])
+		mode = nla_get_u8(tb[MLTCP_A_MODE]);
+
+	/* Everything is valid: the setters below cannot fail. */
+	mutex_lock(&mltcp_nl_params_lock);
+	if (tb[MLTCP_A_SLOPE] && tb[MLTCP_A_INTERCEPT])
+		err = mltcp_set_f_params(slope, intercept);
+	else if (tb[MLTCP_A_SLOPE])
+		err = mltcp_set_slope(slope);
+	else if (tb[MLTCP_A_INTERCEPT])
+		err = mltcp_set_intercept(intercept);
+	if (!err && tb[MLTCP_A_IDLE_MS])
+		err = mltcp_set_idle_ms(idle_ms);
+	if (!err && tb[MLTCP_A_MODE])
+		err = mltcp_set_mode(mode);
+	mutex_unlock(&mltcp_nl_params_lock);
+	if (err)
+		GENL_SET_ERR_MSG(info, "parameter rejected by the core");
+	return err;
+}
+
+/* ---- socket dump --------------------------------------------------------- */
+
+/**
+ * struct mltcp_nl_sock - what the dump reports about one socket
+ * @st: MLTCP state
+ * @ino: socket inode, 0 if orphaned
+ * @family: AF_INET or AF_INET6
+ * @tcp_state: TCP state
+ * @sport: local port, network order
+ * @dport: remote port, network order
+ * @saddr4: local IPv4 address
+ * @daddr4: remote IPv4 address
+ * @saddr6: local IPv6 address
+ * @daddr6: remote IPv6 address
+ */
+struct mltcp_nl_sock {
+	struct mltcp_sock_state st;
+	u64 ino;
+	u8 family;
+	u8 tcp_state;
+	__be16 sport;
+	__be16 dport;
+	__be32 saddr4;
+	__be32 daddr4;
+#if IS_ENABLED(CONFIG_IPV6)
+	struct in6_addr saddr6;
+	struct in6_addr daddr6;
+#endif
+};
+
+/* Dump position, in netlink_callback.ctx. */
+struct mltcp_nl_dump_ctx {
+	unsigned int bucket;	/* ehash bucket */
+	unsigned int skip;	/* full sockets of the netns already done in it */
+};
+
+/**
+ * mltcp_nl_read_sock() - read a socket's state and addresses
+ * @sk: full TCP socket, referenced by the caller
+ * @ns: output
+ *
+ * Return: 0, or -ENOENT if @sk is no longer an MLTCP connection.
+ */
+static int mltcp_nl_read_sock(struct sock *sk, struct mltcp_nl_sock *ns)
+{
+	const struct inet_sock *inet = inet_sk(sk);
+	int err;
+
+	lock_sock(sk);
+	if (!mltcp_ctl_state_ok(sk->sk_state, false) ||
+	    mltcp_get_state(sk, &ns->st)) {
+		err = -ENOENT;
+		goto out;
+	}
+	err = 0;
+	ns->family = sk->sk_family;
+	ns->tcp_state = sk->sk_state;
+	ns->sport = inet->inet_sport;
+	ns->dport = inet->inet_dport;
+	ns->saddr4 = inet->inet_saddr;
+	ns->daddr4 = inet->inet_daddr;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (ns->family == AF_INET6) {
+		ns->saddr6 = sk->sk_v6_rcv_saddr;
+		ns->daddr6 = sk->sk_v6_daddr;
+	}
+#endif
+out:
+	release_sock(sk);
+	if (!err)
+		ns->ino = sock_i_ino(sk);
+	return err;
+}
+
+static int mltcp_nl_put_sock(struct sk_buff *skb, const struct mltcp_nl_sock *ns)
+{
+	const struct mltcp_sock_state *st = &ns->st;
+	u32 flags = (st->size_given ? MLTCP_INFO_F_SIZE_GIVEN : 0) |
+		    (st->bounds_given ? MLTCP_INFO_F_BOUNDS_GIVEN : 0);
+
+	if (nla_put_u8(skb, MLTCP_SOCK_A_FAMILY, ns->family) ||
+	    nla_put_u8(skb, MLTCP_SOCK_A_PROTOCOL, IPPROTO_TCP) ||
+	    nla_put_u16(skb, MLTCP_SOCK_A_SPORT, ntohs(ns->sport)) ||
+	    nla_put_u16(skb, MLTCP_SOCK_A_DPORT, ntohs(ns->dport)) ||
+	    nla_put_u8(skb, MLTCP_SOCK_A_TCP_STATE, ns->tcp_state) ||
+	    nla_put_u64_64bit(skb, MLTCP_SOCK_A_INODE, ns->ino,
+			      MLTCP_SOCK_A_PAD) ||
+	    nla_put_string(skb, MLTCP_SOCK_A_ALGO, st->algo) ||
+	    nla_put_u8(skb, MLTCP_SOCK_A_MODE, st->mode) ||
+	    nla_put_u32(skb, MLTCP_SOCK_A_FLAGS, flags) ||
+	    nla_put_u32(skb, MLTCP_SOCK_A_ITERATIONS, st->iterations) ||
+	    nla_put_u64_64bit(skb, MLTCP_SOCK_A_BYTES_THIS_ITER,
+			      st->bytes_this_iter, MLTCP_SOCK_A_PAD) ||
+	    nla_put_u64_64bit(skb, MLTCP_SOCK_A_BYTES_PER_ITER,
+			      st->bytes_per_iter, MLTCP_SOCK_A_PAD) ||
+	    nla_put_u32(skb, MLTCP_SOCK_A_BYTES_RATIO, st->bytes_ratio) ||
+	    nla_put_u32(skb, MLTCP_SOCK_A_F, st->f) ||
+	    nla_put_u32(skb, MLTCP_SOCK_A_CWND, st->cwnd))
+		return -EMSGSIZE;
+
+	if (ns->family == AF_INET)
+		return nla_put_in_addr(skb, MLTCP_SOCK_A_SADDR4, ns->saddr4) ||
+		       nla_put_in_addr(skb, MLTCP_SOCK_A_DADDR4, ns->daddr4) ?
+		       -EMSGSIZE : 0;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (ns->family == AF_INET6)
+		return nla_put_in6_addr(skb, MLTCP_SOCK_A_SADDR6, &ns->saddr6) ||
+		       nla_put_in6_addr(skb, MLTCP_SOCK_A_DADDR6, &ns->daddr6) ?
+		       -EMSGSIZE : 0;
+#endif
+	return 0;
+}
+
+/**
+ * mltcp_nl_dump_one() - add one socket to a dump
+ * @skb: dump buffer
+ * @cb: dump callback
+ * @sk: full TCP socket, referenced by the caller, not locked
+ *
+ * Return: 0 (also when @sk is skipped) or -EMSGSIZE when @skb is full.
+ */
+static int mltcp_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
+			     struct sock *sk)
+{
+	struct mltcp_nl_sock ns = {};
+	struct nlattr *nest;
+	void *hdr;
+
+	if (mltcp_nl_read_sock(sk, &ns))
+		return 0;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &mltcp_genl_family, NLM_F_MULTI,
+			  MLTCP_CMD_GET_SOCKETS);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MLTCP_A_ABI_VERSION, MLTCP_ABI_VERSION))
+		goto cancel;
+	nest = nla_nest_start(skb, MLTCP_A_SOCK);
+	if (!nest)
+		goto cancel;
+	if (mltcp_nl_put_sock(skb, &ns))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+struct mltcp_nl_ref {
+	struct sock *sk;
+	unsigned int pos;
+};
+
+/**
+ * mltcp_nl_collect() - reference the next MLTCP sockets of a bucket
+ * @hinfo: the namespace's established hash
+ * @bucket: bucket index
+ * @net: namespace of the caller
+ * @skip: full sockets of @net at the start of the bucket to pass over
+ * @refs: output, at most MLTCP_NL_BATCH entries
+ * @next: output, position to continue at if the bucket has more
+ *
+ * Takes the bucket lock; the references taken keep the sockets alive
+ * after it is dropped.  Positions count the full sockets of @net in the
+ * bucket, MLTCP or not.  Sockets in TIME_WAIT and request sockets are not
+ * full sockets and are never referenced.
+ *
+ * Return: the number of entries in @refs; *@next is 0 if the bucket
+ * holds nothing past them.
+ */
+static unsigned int mltcp_nl_collect(struct inet_hashinfo *hinfo,
+				     unsigned int bucket, const struct net *net,
+				     unsigned int skip,
+				     struct mltcp_nl_ref *refs,
+				     unsigned int *next)
+{
+	struct inet_ehash_bucket *head = &hinfo->ehash[bucket];
+	spinlock_t *lock = inet_ehash_lockp(hinfo, bucket);
+	struct hlist_nulls_node *node;
+	unsigned int n = 0, pos = 0;
+	struct sock *sk;
+
+	*next = 0;
+	spin_lock_bh(lock);
+	sk_nulls_for_each(sk, node, &head->chain) {
+		if (!net_eq(sock_net(sk), net) || !sk_fullsock(sk))
+			continue;
+		if (pos++ < skip)
+			continue;
+		if (n == MLTCP_NL_BATCH) {
+			*next = pos - 1;
+			break;
+		}
+		/* a hint only: the state is read again under lock_sock() */
+		if (!mltcp_sk_is_mltcp(sk))
+			continue;
+		if (!refcount_inc_not_zero(&sk->sk_refcnt))
+			continue;
+		refs[n].sk = sk;
+		refs[n].pos = pos - 1;
+		n++;
+	}
+	spin_unlock_bh(lock);
+	return n;
+}
+
+static int mltcp_nl_dump_sockets(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	struct mltcp_nl_dump_ctx *ctx = (struct mltcp_nl_dump_ctx *)cb->ctx;
+	struct net *net = sock_net(skb->sk);
+	struct inet_hashinfo *hinfo = net->ipv4.tcp_death_row.hashinfo;
+	struct mltcp_nl_ref refs[MLTCP_NL_BATCH];
+	unsigned int i, n, next;
+	int err = 0;
+
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
+
+	for (; ctx->bucket <= hinfo->ehash_mask; ctx->bucket++, ctx->skip = 0) {
+		if (hlist_nulls_empty(&hinfo->ehash[ctx->bucket].chain))
+			continue;
+		do {
+			n = mltcp_nl_collect(hinfo, ctx->bucket, net, ctx->skip,
+					     refs, &next);
+			for (i = 0; i < n; i++) {
+				if (!err) {
+					err = mltcp_nl_dump_one(skb, cb,
+								refs[i].sk);
+					if (err)
+						ctx->skip = refs[i].pos;
+				}
+				sock_put(refs[i].sk);
+			}
+			if (err)
+				goto out;
+			ctx->skip = next;
+		} while (next);
+		cond_resched();
+	}
+out:
+	/* -EMSGSIZE with something in @skb: continue in the next call */
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+/* ---- counters ------------------------------------------------------------ */
+
+static int mltcp_nl_put_algo(struct sk_buff *skb, struct netlink_callback *cb,
+			     const struct mltcp_algo *algo)
+{
+	struct nlattr *nest;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &mltcp_genl_family, NLM_F_MULTI,
+			  MLTCP_CMD_GET_COUNTERS);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MLTCP_A_ABI_VERSION, MLTCP_ABI_VERSION))
+		goto cancel;
+	nest = nla_nest_start(skb, MLTCP_A_ALGO);
+	if (!nest ||
+	    nla_put_string(skb, MLTCP_ALGO_A_NAME, algo->ops.name) ||
+	    nla_put_u64_64bit(skb, MLTCP_ALGO_A_SOCKETS,
+			      atomic_long_read(&algo->sockets),
+			      MLTCP_ALGO_A_PAD) ||
+	    nla_put_u64_64bit(skb, MLTCP_ALGO_A_SOCKETS_TOTAL,
+			      atomic_long_read(&algo->sockets_total),
+			      MLTCP_ALGO_A_PAD) ||
+	    nla_put_u64_64bit(skb, MLTCP_ALGO_A_ITERS_LEARNED,
+			      atomic_long_read(&algo->iters_learned),
+			      MLTCP_ALGO_A_PAD) ||
+	    nla_put_u64_64bit(skb, MLTCP_ALGO_A_ITERS_GIVEN,
+			      atomic_long_read(&algo->iters_given),
+			      MLTCP_ALGO_A_PAD))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static int mltcp_nl_dump_counters(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	const struct mltcp_algo *algo;
+	unsigned long idx = 0;
+	int err = 0;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(algo, &mltcp_algos, node) {
+		if (idx >= cb->args[0]) {
+			err = mltcp_nl_put_algo(skb, cb, algo);
+			if (err)
+				break;
+		}
+		idx++;
+	}
+	rcu_read_unlock();
+	cb->args[0] = idx;
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+/* ---- family -------------------------------------------------------------- */
+
+/*
+ * Commands without a policy take no attributes: with resv_start_op left
+ * at 0, the genetlink core rejects any attribute for them, and strict
+ * validation (no GENL_DONT_VALIDATE_* flags) applies everywhere.
+ */
+static const struct genl_ops mltcp_genl_ops[] = {
+	{
+		.cmd	= MLTCP_CMD_GET_PARAMS,
+		.doit	= mltcp_nl_get_params,
+	},
+	{
+		.cmd	= MLTCP_CMD_SET_PARAMS,
+		.doit	= mltcp_nl_set_params,
+		.policy	= mltcp_set_params_policy,
+		.maxattr = ARRAY_SIZE(mltcp_set_params_policy) - 1,
+		/* globals: CAP_NET_ADMIN in the initial user namespace */
+		.flags	= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd	= MLTCP_CMD_GET_SOCKETS,
+		.dumpit	= mltcp_nl_dump_sockets,
+	},
+	{
+		.cmd	= MLTCP_CMD_GET_COUNTERS,
+		.dumpit	= mltcp_nl_dump_counters,
+	},
+};
+
+static struct genl_family mltcp_genl_family __ro_after_init = {
+	.name		= MLTCP_GENL_NAME,
+	.version	= MLTCP_GENL_VERSION,
+	.netnsok	= true,
+	.parallel_ops	= true,
+	.ops		= mltcp_genl_ops,
+	.n_ops		= ARRAY_SIZE(mltcp_genl_ops),
+	.module		= THIS_MODULE,
+};
+
+int mltcp_netlink_init(void)
+{
+	return genl_register_family(&mltcp_genl_family);
+}
+
+/*
+ * genl_unregister_family() waits for doit handlers in progress; a dump in
+ * progress pins the module, so none can be running here.
+ */
+void mltcp_netlink_exit(void)
+{
+	genl_unregister_family(&mltcp_genl_family);
+}
+
+/**
+ * mltcp_ctl_init() - register the control plane
+ *
+ * Called from the core's module init.
+ *
+ * Return: 0 or a negative errno; nothing stays registered on failure.
+ */
+int mltcp_ctl_init(void)
+{
+	int err;
+
+	err = mltcp_sockopt_init();
+	if (err)
+		return err;
+	err = mltcp_netlink_init();
+	if (err)
+		mltcp_sockopt_exit();
+	return err;
+}
+
+/**
+ * mltcp_ctl_exit() - unregister the control plane
+ *
+ * Called from the core's module exit.
+ */
+void mltcp_ctl_exit(void)
+{
+	mltcp_netlink_exit();
+	mltcp_sockopt_exit();
+}
