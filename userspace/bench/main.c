@@ -632,7 +632,7 @@ static void print_summary(FILE *f, const char *label, const struct job_summary *
 {
 	double ratio_sum = 0, ratio_max = 0, blocks[4096];
 	long conv = -1;
-	int all_conv = n > 0, nratio = 0;
+	int all_conv = n > 0, nratio = 0, ncontended = 0;
 	size_t nb;
 
 	fprintf(f, "%-4s %-14s %-12s %5s %8s %8s %8s %9s %6s %9s %9s %9s %8s %8s %8s\n", "job",
@@ -647,7 +647,9 @@ static void print_summary(FILE *f, const char *label, const struct job_summary *
 		fmt_num(b[3], sizeof(b[3]), theory ? theory[s[i].job] : NAN, "%.1f");
 		fmt_num(b[4], sizeof(b[4]), s[i].ratio, "%.3f");
 		fmt_num(b[5], sizeof(b[5]), s[i].p99_ratio, "%.3f");
-		if (s[i].converged >= 0)
+		if (!s[i].contended)
+			snprintf(b[6], sizeof(b[6]), "-");
+		else if (s[i].converged >= 0)
 			snprintf(b[6], sizeof(b[6]), "%ld", s[i].converged);
 		else
 			snprintf(b[6], sizeof(b[6]), "no");
@@ -665,7 +667,9 @@ static void print_summary(FILE *f, const char *label, const struct job_summary *
 			if (s[i].ratio > ratio_max)
 				ratio_max = s[i].ratio;
 		}
-		if (s[i].converged < 0)
+		if (s[i].contended)
+			ncontended++;
+		if (s[i].converged < 0 && s[i].contended)
 			all_conv = 0;
 		else if (s[i].converged > conv)
 			conv = s[i].converged;
@@ -673,7 +677,9 @@ static void print_summary(FILE *f, const char *label, const struct job_summary *
 	fprintf(f, "%s: ", label);
 	if (nratio)
 		fprintf(f, "mean ratio to ideal %.3f (max %.3f), ", ratio_sum / nratio, ratio_max);
-	if (all_conv)
+	if (!ncontended)
+		fprintf(f, "no job ran concurrently with another");
+	else if (all_conv)
 		fprintf(f, "converged by iteration %ld", conv);
 	else
 		fprintf(f, "not converged (overlap >= %.0f%% of communication)",

@@ -381,6 +381,7 @@ int metrics_summarize(const struct iter_rec *it, size_t nit, const struct summar
 		for (size_t i = 0; i < n; i++) {
 			fr[i] = rs[i]->overlap;
 			ct[i] = rs[i]->contended;
+			s->contended += rs[i]->contended != 0;
 		}
 		s->converged = metrics_converged(fr, ct, n, o->threshold, o->min_stable);
 		if (s->converged >= 0)

@@ -67,7 +67,8 @@ struct job_summary {
 	double mean, p99, min, max;
 	double ideal, ideal_p99; /* NAN without an ideal run */
 	double ratio, p99_ratio; /* to ideal; NAN without one */
-	long converged;		/* first converged iteration, -1 never */
+	size_t contended;	/* shared-run iterations with another job running */
+	long converged;		/* first converged iteration, -1 never (or never contended) */
 	double overlap_first, overlap_last; /* mean over first/last 5 contended iterations */
 	double drops_per_iter, marks_per_iter; /* after warm-up; NAN unknown */
 };

@@ -224,6 +224,7 @@ static void test_summarize(void **state)
 	assert_float_equal(s[0].ideal, 250, EPS);
 	assert_float_equal(s[0].ratio, 1.2, EPS);
 	assert_int_equal(s[0].converged, 6);
+	assert_int_equal(s[0].contended, 10);
 	assert_float_equal(s[0].overlap_first, 0.5, EPS);
 	assert_float_equal(s[0].overlap_last, 0.1, EPS); /* iterations 5-9 */
 	assert_float_equal(s[0].drops_per_iter, 4, EPS);
