@@ -4,9 +4,9 @@
  * a router (P-r) whose egress towards the receivers is the shared FIFO bottleneck, and a
  * switch (P-w) fanning out to the receivers. P = "mb<pid>".
  *
- *   P-s0 eth0 10.1.0.1 --- s0 10.1.0.254 \                          / d0 10.2.0.254 --- eth0 10.2.0.1 P-d0
- *   P-s1 eth0 10.1.1.1 --- s1 10.1.1.254 -[ P-r ]--rb===>wb--[ P-w ]-- d1 10.2.1.254 --- eth0 10.2.1.1 P-d1
- *   ...                                  /  10.3.0.1    10.3.0.2     \ ...
+ *   P-s0 eth0 198.18.1.1 --- s0 198.18.1.254 \                       / d0 198.19.1.254 --- eth0 198.19.1.1 P-d0
+ *   P-s1 eth0 198.18.2.1 --- s1 198.18.2.254 -[ P-r ]--rb===>wb--[ P-w ]-- d1 198.19.2.254 --- eth0 198.19.2.1 P-d1
+ *   ...                                  / 198.18.0.1  198.18.0.2   \ ...
  *                                         rb egress: tbf rate R burst B limit L (byte FIFO),
  *                                         or tbf + RED child marking ECN (--ecn-kb)
  *
@@ -180,8 +180,8 @@ static int topology_build(struct topology *t, const struct topo_opts *o)
 			return -1;
 	if (cmdf("ip -n %s link add rb mtu %u type veth peer name wb mtu %u netns %s", R, o->mtu,
 		 o->mtu, W) ||
-	    cmdf("ip -n %s addr add 10.3.0.1/30 dev rb", R) ||
-	    cmdf("ip -n %s addr add 10.3.0.2/30 dev wb", W) || cmdf("ip -n %s link set lo up", R) ||
+	    cmdf("ip -n %s addr add 198.18.0.1/30 dev rb", R) ||
+	    cmdf("ip -n %s addr add 198.18.0.2/30 dev wb", W) || cmdf("ip -n %s link set lo up", R) ||
 	    cmdf("ip -n %s link set lo up", W) || cmdf("ip -n %s link set rb up", R) ||
 	    cmdf("ip -n %s link set wb up", W))
 		return -1;
@@ -192,20 +192,20 @@ static int topology_build(struct topology *t, const struct topo_opts *o)
 			 j, o->mtu, o->mtu, S) ||
 		    cmdf("ip -n %s link add d%u mtu %u type veth peer name eth0 mtu %u netns %s", W,
 			 j, o->mtu, o->mtu, D) ||
-		    cmdf("ip -n %s addr add 10.1.%u.254/24 dev s%u", R, j, j) ||
-		    cmdf("ip -n %s addr add 10.1.%u.1/24 dev eth0", S, j) ||
-		    cmdf("ip -n %s addr add 10.2.%u.254/24 dev d%u", W, j, j) ||
-		    cmdf("ip -n %s addr add 10.2.%u.1/24 dev eth0", D, j) ||
+		    cmdf("ip -n %s addr add 198.18.%u.254/24 dev s%u", R, j + 1, j) ||
+		    cmdf("ip -n %s addr add 198.18.%u.1/24 dev eth0", S, j + 1) ||
+		    cmdf("ip -n %s addr add 198.19.%u.254/24 dev d%u", W, j + 1, j) ||
+		    cmdf("ip -n %s addr add 198.19.%u.1/24 dev eth0", D, j + 1) ||
 		    cmdf("ip -n %s link set s%u up", R, j) || cmdf("ip -n %s link set d%u up", W, j) ||
 		    cmdf("ip -n %s link set lo up", S) || cmdf("ip -n %s link set eth0 up", S) ||
 		    cmdf("ip -n %s link set lo up", D) || cmdf("ip -n %s link set eth0 up", D) ||
-		    cmdf("ip -n %s route add default via 10.1.%u.254", S, j) ||
-		    cmdf("ip -n %s route add default via 10.2.%u.254", D, j))
+		    cmdf("ip -n %s route add default via 198.18.%u.254", S, j + 1) ||
+		    cmdf("ip -n %s route add default via 198.19.%u.254", D, j + 1))
 			return -1;
-		snprintf(t->rcv_addr[j], sizeof(t->rcv_addr[j]), "10.2.%u.1", j);
+		snprintf(t->rcv_addr[j], sizeof(t->rcv_addr[j]), "198.19.%u.1", j + 1);
 	}
-	if (cmdf("ip -n %s route add 10.2.0.0/16 via 10.3.0.2", R) ||
-	    cmdf("ip -n %s route add 10.1.0.0/16 via 10.3.0.1", W) ||
+	if (cmdf("ip -n %s route add 198.19.0.0/16 via 198.18.0.2", R) ||
+	    cmdf("ip -n %s route add 198.18.0.0/16 via 198.18.0.1", W) ||
 	    netns_sysctl(R, "net.ipv4.ip_forward", "1") ||
 	    netns_sysctl(W, "net.ipv4.ip_forward", "1"))
 		return -1;
