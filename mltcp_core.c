@@ -331,37 +331,41 @@ void mltcp_unregister(struct mltcp_algo *algo)
 }
 EXPORT_SYMBOL_GPL(mltcp_unregister);
 
+/*
+ * The registered MLTCP algorithm a socket uses, or NULL.  An RCU walk of a
+ * list of (at most) a few entries; called on init, release, idle restarts
+ * and from the control plane, never per ACK.
+ */
+static struct mltcp_algo *mltcp_algo_of(const struct sock *sk)
+{
+	const struct tcp_congestion_ops *ops;
+	struct mltcp_algo *algo, *found = NULL;
+
+	if (!sk_fullsock(sk) || sk->sk_protocol != IPPROTO_TCP ||
+	    sk->sk_type != SOCK_STREAM)
+		return NULL;
+	ops = READ_ONCE(inet_csk(sk)->icsk_ca_ops);
+	rcu_read_lock();
+	list_for_each_entry_rcu(algo, &mltcp_algos, node) {
+		if (&algo->ops == ops || (algo->alt_ops && algo->alt_ops == ops)) {
+			found = algo;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	/* a socket pins its algorithm's module, so @found stays valid */
+	return found;
+}
+
 /**
  * mltcp_sk_is_mltcp() - does a socket use an MLTCP congestion control?
  * @sk: socket
  */
 bool mltcp_sk_is_mltcp(const struct sock *sk)
 {
-	const struct tcp_congestion_ops *ops;
-	struct mltcp_algo *algo;
-	bool found = false;
-
-	if (!sk_fullsock(sk) || sk->sk_protocol != IPPROTO_TCP ||
-	    sk->sk_type != SOCK_STREAM)
-		return false;
-	ops = READ_ONCE(inet_csk(sk)->icsk_ca_ops);
-	rcu_read_lock();
-	list_for_each_entry_rcu(algo, &mltcp_algos, node) {
-		if (&algo->ops == ops) {
-			found = true;
-			break;
-		}
-	}
-	rcu_read_unlock();
-	return found;
+	return mltcp_algo_of(sk);
 }
 EXPORT_SYMBOL_GPL(mltcp_sk_is_mltcp);
-
-/* Only for sockets whose icsk_ca_ops is an MLTCP ops. */
-static struct mltcp_algo *mltcp_algo_of(const struct sock *sk)
-{
-	return container_of(inet_csk(sk)->icsk_ca_ops, struct mltcp_algo, ops);
-}
 
 /* ---- congestion-control hooks ---------------------------------------- */
 
@@ -381,6 +385,8 @@ void mltcp_ca_init(struct sock *sk)
 	if (!counted) {
 		struct mltcp_algo *algo = mltcp_algo_of(sk);
 
+		if (WARN_ON_ONCE(!algo))
+			return;
 		atomic_long_inc(&algo->sockets);
 		atomic_long_inc(&algo->sockets_total);
 	}
@@ -399,8 +405,11 @@ void mltcp_ca_release(struct sock *sk)
 	struct mltcp_sock *ms = mltcp_sk(sk);
 
 	if (ms->flags & MLTCP_SF_INIT) {
+		struct mltcp_algo *algo = mltcp_algo_of(sk);
+
 		ms->flags &= (u8)~MLTCP_SF_INIT;
-		atomic_long_dec(&mltcp_algo_of(sk)->sockets);
+		if (!WARN_ON_ONCE(!algo))
+			atomic_long_dec(&algo->sockets);
 	}
 }
 EXPORT_SYMBOL_GPL(mltcp_ca_release);
@@ -441,8 +450,12 @@ void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 					 tp->srtt_us >> 3);
 	if (mltcp_on_tx_start(mltcp_sk(sk), tp->bytes_acked,
 			      tp->snd_nxt - tp->snd_una,
-			      mltcp_send_gap_us(tp), thresh) == MLTCP_EV_LEARNED)
-		atomic_long_inc(&mltcp_algo_of(sk)->iters_learned);
+			      mltcp_send_gap_us(tp), thresh) == MLTCP_EV_LEARNED) {
+		struct mltcp_algo *algo = mltcp_algo_of(sk);
+
+		if (algo)
+			atomic_long_inc(&algo->iters_learned);
+	}
 }
 EXPORT_SYMBOL_GPL(mltcp_ca_cwnd_event);
 
@@ -528,13 +541,15 @@ EXPORT_SYMBOL_GPL(mltcp_set_bytes_per_iter);
 int mltcp_iteration_begin(struct sock *sk, u64 bytes)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
+	struct mltcp_algo *algo;
 
 	sock_owned_by_me(sk);
-	if (!mltcp_sk_is_mltcp(sk))
+	algo = mltcp_algo_of(sk);
+	if (!algo)
 		return -EOPNOTSUPP;
 	if (mltcp_iter_begin(mltcp_sk(sk), tp->bytes_acked,
 			     tp->write_seq - tp->snd_una, bytes) == MLTCP_EV_GIVEN)
-		atomic_long_inc(&mltcp_algo_of(sk)->iters_given);
+		atomic_long_inc(&algo->iters_given);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mltcp_iteration_begin);

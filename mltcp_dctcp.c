@@ -16,8 +16,8 @@
  *    provides the once per window);
  *  - loss is handled like standard TCP: ssthresh = cwnd / 2 (3.3);
  *  - ECN is required (TCP_CONG_NEEDS_ECN); when the peer did not
- *    negotiate ECN, the connection stops sending ECT and the algorithm
- *    behaves like Reno (with the F-scaled increase).
+ *    negotiate ECN, the socket switches to mltcp_dctcp_noecn: no ECT
+ *    any more, Reno with the F-scaled increase.
  * alpha starts at 1 (RFC 8257 leaves the initial value open; 1 is the
  * conservative choice: the first marks halve cwnd like standard ECN).
  */
@@ -60,6 +60,8 @@ static bool dctcp_ecn_ok(const struct tcp_sock *tp)
 	return tp->ecn_flags & TCP_ECN_OK;
 }
 
+static struct tcp_congestion_ops mltcp_dctcp_noecn;
+
 static void mltcp_dctcp_init(struct sock *sk)
 {
 	struct mltcp_dctcp *ca = inet_csk_ca(sk);
@@ -73,13 +75,14 @@ static void mltcp_dctcp_init(struct sock *sk)
 	ca->prior_rcv_nxt = tp->rcv_nxt;
 
 	/*
-	 * TCP sets ECT on every packet of a NEEDS_ECN socket; if the
-	 * handshake did not negotiate ECN, stop that (RFC 3168 6.1.1).
-	 * During the handshake the outcome is not known yet.
+	 * Without ECN negotiated, continue as Reno on an ops without
+	 * TCP_CONG_NEEDS_ECN: TCP then stops setting ECT on this socket's
+	 * packets (RFC 3168 6.1.1), which it re-enables after init for as
+	 * long as the ops needs ECN.  Only an active open still waiting for
+	 * its SYN-ACK (init from setsockopt) does not know the outcome yet.
 	 */
-	if (!dctcp_ecn_ok(tp) &&
-	    !((1 << sk->sk_state) & (TCPF_SYN_SENT | TCPF_SYN_RECV)))
-		INET_ECN_dontxmit(sk);
+	if (!dctcp_ecn_ok(tp) && sk->sk_state != TCP_SYN_SENT)
+		inet_csk(sk)->icsk_ca_ops = &mltcp_dctcp_noecn;
 }
 
 /* Sender: account one ACK; update alpha at the end of each window. */
@@ -217,7 +220,24 @@ static size_t mltcp_dctcp_get_info(struct sock *sk, u32 ext, int *attr,
 	return sizeof(info->dctcp);
 }
 
+/*
+ * The same algorithm when the connection has no ECN: Reno with the F-scaled
+ * increase.  Same name (getsockopt and ss show "mltcp_dctcp"; ss also shows
+ * DCTCP's fallback mode); not registered with TCP, reached only from init.
+ */
+static struct tcp_congestion_ops mltcp_dctcp_noecn = {
+	.release	= mltcp_ca_release,
+	.cwnd_event	= mltcp_ca_cwnd_event,
+	.ssthresh	= tcp_reno_ssthresh,
+	.cong_avoid	= mltcp_reno_cong_avoid,
+	.undo_cwnd	= tcp_reno_undo_cwnd,
+	.get_info	= mltcp_dctcp_get_info,
+	.owner		= THIS_MODULE,
+	.name		= "mltcp_dctcp",
+};
+
 static struct mltcp_algo mltcp_dctcp_algo = {
+	.alt_ops = &mltcp_dctcp_noecn,
 	.ops = {
 		.init		= mltcp_dctcp_init,
 		.release	= mltcp_ca_release,

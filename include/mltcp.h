@@ -16,18 +16,23 @@
 /**
  * struct mltcp_algo - an MLTCP congestion control and its counters
  * @ops: the tcp_congestion_ops registered with TCP
+ * @alt_ops: optional second ops of the same algorithm that a socket may be
+ *	switched to in its init hook (DCTCP without ECN); not registered with
+ *	TCP, same owner, shares the counters
  * @node: entry in the core's registry (RCU list)
  * @sockets: sockets using the algorithm now (init ran, release not yet)
  * @sockets_total: sockets that ever ran init since the module loaded
  * @iters_learned: iterations completed by an idle gap
  * @iters_given: iterations completed by a control-plane mark
  *
- * Embedding @ops lets the core find the counters of a socket with
- * container_of(icsk_ca_ops).  The counters are read-only module
- * parameters of the algorithm module, see MLTCP_ALGO_COUNTERS().
+ * The core finds a socket's algorithm by its icsk_ca_ops (@ops or
+ * @alt_ops) in the registry; that is never done per ACK.  The counters
+ * are read-only module parameters of the algorithm module, see
+ * MLTCP_ALGO_COUNTERS().
  */
 struct mltcp_algo {
 	struct tcp_congestion_ops ops;
+	const struct tcp_congestion_ops *alt_ops;
 	struct list_head node;
 	atomic_long_t sockets;
 	atomic_long_t sockets_total;

@@ -6,7 +6,7 @@
 # than the base's by more than 0.05). DCTCP runs over the RED+ECN bottleneck, the
 # others over the tbf FIFO.
 #
-#   NS_S[0..1] ── NS_RT ══ tbf 100 Mbit/s [+ RED ECN] ══> NS_RR ── NS_R[0..1]
+#   NS_S[0] ── NS_RT ══ tbf 100 Mbit/s [+ RED ECN] ══> NS_RR ── NS_R[0]
 . "$(dirname "$0")/lib.sh"
 
 runs=("reno mltcp_reno tbf" "cubic mltcp_cubic tbf" "dctcp mltcp_dctcp red_ecn")
@@ -15,6 +15,8 @@ RATE=100
 P=/sys/module/mltcp/parameters
 
 ml_modprobe mltcp || bail "mltcp loads"
+tmp=$(mktemp -d)
+trap 'ml_cleanup; rm -rf "$tmp"' EXIT
 for f in slope intercept; do
 	at_exit "echo $(cat $P/$f) > $P/$f"
 done
@@ -30,15 +32,24 @@ set_default() {
 	done
 }
 
-# two_flows ALGO: prints the goodputs of two simultaneous flows.
+# allow ALGO...: lets namespaces other than the initial one use ALGO as their
+# default (only algorithms in tcp_allowed_congestion_control may be).
+allow() {
+	ml_sysctl_restore net.ipv4.tcp_allowed_congestion_control
+	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n net.ipv4.tcp_allowed_congestion_control) $*"
+}
+
+# two_flows ALGO: prints the receiver goodputs of two flows that start and end
+# together (one iperf3 client, two parallel streams, both through the bottleneck).
 two_flows() {
-	local d
-	d=$(mktemp -d)
-	iperf_goodput_mbit "${NS_S[0]}" "${RCV_IP4[0]}" -C "$1" >"$d/a" &
-	iperf_goodput_mbit "${NS_S[1]}" "${RCV_IP4[1]}" -C "$1" >"$d/b" &
-	wait
-	echo "$(cat "$d/a") $(cat "$d/b")"
-	rm -rf "$d"
+	local json
+	iperf_start_server "${NS_R[0]}" >/dev/null || return 1
+	json=$(in_ns "${NS_S[0]}" iperf3 -c "${RCV_IP4[0]}" -p "$IPERF_PORT" \
+		-t "${IPERF_TIME:-5}" -P 2 -C "$1" -J) || return 1
+	printf '%s' "$json" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+print(" ".join("%.2f" % (s["receiver"]["bits_per_second"] / 1e6) for s in r["end"]["streams"]))'
 }
 
 jain() { python3 -c 'import sys; a, b = map(float, sys.argv[1:]); print("%.3f" % ((a + b) ** 2 / (2 * (a * a + b * b)) if a + b > 0 else 0))' "$@"; }
@@ -47,7 +58,8 @@ for run in "${runs[@]}"; do
 	read -r base ml qdisc <<<"$run"
 	ml_modprobe "tcp_$base" 2>/dev/null || ml_modprobe "$base" 2>/dev/null
 	ml_modprobe "$ml" || bail "$ml loads"
-	dumbbell_setup "$RATE" "$qdisc" 2 || bail "dumbbell ($qdisc)"
+	allow "$base" "$ml"
+	dumbbell_setup "$RATE" "$qdisc" 1 || bail "dumbbell ($qdisc)"
 
 	set_default "$base"
 	g_base=$(iperf_goodput_mbit "${NS_S[0]}" "${RCV_IP4[0]}" -C "$base")
@@ -58,9 +70,11 @@ for run in "${runs[@]}"; do
 	tap_result "$ml single-flow goodput is within 5% of $base (same run, F = 1)" $?
 
 	set_default "$base"
-	read -r b1 b2 <<<"$(two_flows "$base")"
+	two_flows "$base" >"$tmp/two"
+	read -r b1 b2 <"$tmp/two"
 	set_default "$ml"
-	read -r m1 m2 <<<"$(two_flows "$ml")"
+	two_flows "$ml" >"$tmp/two"
+	read -r m1 m2 <"$tmp/two"
 	jb=$(jain "${b1:-0}" "${b2:-0}")
 	jm=$(jain "${m1:-0}" "${m2:-0}")
 	sb=$(python3 -c "print(${b1:-0} + ${b2:-0})")

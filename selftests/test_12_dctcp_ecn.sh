@@ -4,7 +4,8 @@
 # algorithm without ECN over the tbf FIFO, the bottleneck marks instead of dropping,
 # the sender's alpha is non-zero (it reacts to the marks) and the link stays full.
 # Without ECN negotiated (receiver has net.ipv4.tcp_ecn=0) it still works: it falls
-# back to Reno behaviour (ss shows the fallback) and fills the link.
+# back to Reno behaviour (ss shows the fallback), fills the link, and sends no ECT
+# packet (the RED bottleneck drops instead of marking).
 #
 #   NS_S[0] ── NS_RT ══ tbf 100 Mbit/s + RED ECN (or FIFO) ══> NS_RR ── NS_R[0]
 . "$(dirname "$0")/lib.sh"
@@ -54,40 +55,68 @@ EOF
 
 ml_modprobe mltcp_dctcp || bail "mltcp_dctcp loads"
 tmp=$(mktemp -d)
-at_exit "rm -rf $tmp"
+trap 'ml_cleanup; rm -rf "$tmp"' EXIT
+# Namespaces may only default to algorithms in the allowed list.
+allow() {
+	ml_sysctl_restore net.ipv4.tcp_allowed_congestion_control
+	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n net.ipv4.tcp_allowed_congestion_control) $*"
+}
+allow mltcp_dctcp
 
 # 1. RED + ECN, DCTCP on both ends.
 dumbbell_setup "$RATE" red_ecn 1 || bail "dumbbell with RED ECN"
-in_ns "${NS_R[0]}" sysctl -qw net.ipv4.tcp_congestion_control=mltcp_dctcp
+# Both ends default to mltcp_dctcp: iperf3 applies -C only after connect(), so
+# the sender's SYN asks for ECN only when the socket starts out with DCTCP.
+set_default() {
+	in_ns "${NS_S[0]}" sysctl -qw net.ipv4.tcp_congestion_control="$1"
+	in_ns "${NS_R[0]}" sysctl -qw net.ipv4.tcp_congestion_control="$1"
+}
+set_default mltcp_dctcp
 flow_run "${RCV_IP4[0]}" "$tmp/ecn"
-read -r g_ecn rtt_ecn alpha_ecn < <(head -n1 "$tmp/ecn")
-read -r _ drops_ecn marks_ecn < <(bottleneck_stats)
+read -r g_ecn rtt_ecn alpha_ecn <"$tmp/ecn"
+read -r _ drops_ecn marks_ecn <<<"$(bottleneck_stats)"
 diag "RED+ECN: goodput $g_ecn Mbit/s, median RTT $rtt_ecn ms, max alpha $alpha_ecn/1024, drops $drops_ecn, marks $marks_ecn"
 diag "ss: $(tail -n1 "$tmp/ecn")"
 within_pct "${g_ecn:-0}" "$want" 10
 tap_result "with ECN the link stays full (goodput within 10% of the rate)" $?
 [ "${marks_ecn:-0}" -gt 0 ] && [ "${drops_ecn:-1}" -le $((marks_ecn / 10)) ]
 tap_result "the RED bottleneck marks ($marks_ecn) rather than drops ($drops_ecn)" $?
-tail -n1 "$tmp/ecn" | grep -q 'dctcp:(ce_state' && [ "${alpha_ecn:-0}" -gt 0 ]
+tail -n1 "$tmp/ecn" | grep -qw ecn && grep -q 'dctcp:(ce_state' "$tmp/ecn" &&
+	[ "${alpha_ecn:-0}" -gt 0 ]
 tap_result "the sender reacts to the marks (ss shows DCTCP state, alpha $alpha_ecn/1024 > 0)" $?
-in_ns "${NS_R[0]}" sysctl -qw net.ipv4.tcp_congestion_control=cubic
+set_default cubic
 ml_cleanup
 ml_modprobe mltcp_dctcp || bail "mltcp_dctcp loads again"
+allow mltcp_dctcp
 
-# 2. The tbf FIFO, receiver refuses ECN: fallback.
-dumbbell_setup "$RATE" tbf 1 || bail "dumbbell with FIFO"
+# 2. The same RED bottleneck, receiver refuses ECN: fallback, no ECT packets.
+dumbbell_setup "$RATE" red_ecn 1 || bail "dumbbell with RED ECN"
+set_default mltcp_dctcp
 in_ns "${NS_R[0]}" sysctl -qw net.ipv4.tcp_ecn=0
 flow_run "${RCV_IP4[0]}" "$tmp/noecn"
-read -r g_no rtt_no _ < <(head -n1 "$tmp/noecn")
-read -r _ drops_no marks_no < <(bottleneck_stats)
-diag "FIFO without ECN: goodput $g_no Mbit/s, median RTT $rtt_no ms, drops $drops_no, marks $marks_no"
+read -r g_no rtt_red _ <"$tmp/noecn"
+read -r _ drops_no marks_no <<<"$(bottleneck_stats)"
+diag "RED without ECN: goodput $g_no Mbit/s, median RTT $rtt_red ms, drops $drops_no, marks $marks_no"
 diag "ss: $(tail -n1 "$tmp/noecn")"
 within_pct "${g_no:-0}" "$want" 10
 tap_result "without ECN negotiated it still works (goodput within 10% of the rate)" $?
-tail -n1 "$tmp/noecn" | grep -q 'fallback'
-tap_result "without ECN negotiated ss -ti shows DCTCP's fallback mode" $?
-[ "${marks_no:-1}" = 0 ]
-tap_result "without ECN nothing was marked" $?
+tail -n1 "$tmp/noecn" | grep -q 'fallback' && ! tail -n1 "$tmp/noecn" | grep -qw ecn
+tap_result "without ECN negotiated ss -ti shows DCTCP's fallback mode and no ecn" $?
+[ "${marks_no:-1}" = 0 ] && [ "${drops_no:-0}" -gt 0 ]
+tap_result "without ECN no packet is ECT: RED drops ($drops_no) and marks nothing ($marks_no)" $?
+set_default cubic
+ml_cleanup
+ml_modprobe mltcp_dctcp || bail "mltcp_dctcp loads again"
+allow mltcp_dctcp
+
+# 3. The tbf FIFO without ECN: the queue DCTCP avoids.
+dumbbell_setup "$RATE" tbf 1 || bail "dumbbell with FIFO"
+set_default mltcp_dctcp
+in_ns "${NS_R[0]}" sysctl -qw net.ipv4.tcp_ecn=0
+flow_run "${RCV_IP4[0]}" "$tmp/fifo"
+read -r g_fifo rtt_no _ <"$tmp/fifo"
+diag "FIFO without ECN: goodput $g_fifo Mbit/s, median RTT $rtt_no ms"
 python3 -c "import sys; e, n = float('${rtt_ecn:-0}'), float('${rtt_no:-0}'); sys.exit(0 if 0 < e < 0.6 * n else 1)"
-tap_result "RTT with ECN ($rtt_ecn ms) is well below the RTT without ECN ($rtt_no ms)" $?
+tap_result "RTT with ECN ($rtt_ecn ms) is well below the RTT over the FIFO without ECN ($rtt_no ms)" $?
+set_default cubic
 tap_done

@@ -1,0 +1,77 @@
+#!/bin/bash
+# A module cannot be unloaded while a connection uses it, and neither can the core
+# (mltcp) under it; the connection survives the attempts at full rate; once it has
+# closed, both unload. For each of mltcp_reno, mltcp_cubic and mltcp_dctcp.
+#
+# The unload is attempted with the delete_module system call itself (rmmod and
+# modprobe -r refuse in userspace when the reference count is non-zero). For a module
+# in use, Linux answers EWOULDBLOCK (= EAGAIN); EBUSY is accepted too.
+#
+#   NS_S[0] ── NS_RT ══ tbf 100 Mbit/s ══> NS_RR ── NS_R[0]
+. "$(dirname "$0")/lib.sh"
+
+algos=(mltcp_reno mltcp_cubic mltcp_dctcp)
+tap_plan $((${#algos[@]} * 5))
+RATE=100
+want=$(python3 -c "print($RATE * 1448 / 1514)")
+
+# try_unload NAME: calls delete_module(NAME, O_NONBLOCK); prints the errno name or OK.
+try_unload() {
+	python3 - "$1" <<'EOF'
+import ctypes, errno, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+SYS_delete_module = 176  # x86_64
+r = libc.syscall(SYS_delete_module, sys.argv[1].encode(), os.O_NONBLOCK)
+print("OK" if r == 0 else errno.errorcode.get(ctypes.get_errno(), str(ctypes.get_errno())))
+EOF
+}
+is_busy() { case $1 in EBUSY | EAGAIN | EWOULDBLOCK) return 0 ;; esac; return 1; }
+
+# unload_when_idle NAME: unloads NAME, retrying for up to 10 s while sockets close.
+unload_when_idle() {
+	local r
+	for _ in $(seq 50); do
+		r=$(try_unload "$1")
+		[ "$r" = OK ] && return 0
+		sleep 0.2
+	done
+	echo "$1: $r" >&2
+	return 1
+}
+
+for m in "${algos[@]}" mltcp; do
+	[ -d "/sys/module/$m" ] && modprobe -r "$m" 2>/dev/null
+done
+dumbbell_setup "$RATE" tbf 1 || bail "dumbbell topology"
+tmp=$(mktemp -d)
+at_exit "rm -rf $tmp"
+
+for algo in "${algos[@]}"; do
+	ml_modprobe "$algo" || bail "$algo loads"
+	IPERF_TIME=6 iperf_goodput_mbit "${NS_S[0]}" "${RCV_IP4[0]}" -C "$algo" >"$tmp/g" &
+	client=$!
+	up=0
+	for _ in $(seq 50); do
+		in_ns "${NS_S[0]}" ss -tin state established | grep -qw "$algo" && { up=1; break; }
+		sleep 0.1
+	done
+	sleep 1
+	r_algo=$(try_unload "$algo")
+	r_core=$(try_unload mltcp)
+	diag "$algo: connection up=$up; delete_module($algo): $r_algo, delete_module(mltcp): $r_core"
+	[ $up = 1 ] && is_busy "$r_algo" && [ -d "/sys/module/$algo" ]
+	tap_result "unloading $algo while a connection uses it fails ($r_algo)" $?
+	is_busy "$r_core" && [ -d /sys/module/mltcp ]
+	tap_result "unloading the core mltcp under $algo fails ($r_core)" $?
+
+	wait "$client"
+	rc=$?
+	g=$(cat "$tmp/g")
+	diag "$algo: goodput ${g:-?} Mbit/s"
+	[ $rc = 0 ] && within_pct "${g:-0}" "$want" 10
+	tap_result "the $algo connection survives at full rate (${g:-?} Mbit/s)" $?
+
+	tap_check "after the connection closed, $algo unloads" unload_when_idle "$algo"
+	tap_check "then the core mltcp unloads" unload_when_idle mltcp
+done
+tap_done
