@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mltcpctl: show and tune MLTCP; see mltcpctl.8.
+ *
+ * Exit status: 0 success, 1 failure, 2 usage error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nl.h"
+#include "output.h"
+#include "parse.h"
+
+#define MLTCPCTL_VERSION "1.0"
+
+static const char usage[] =
+"Usage: mltcpctl [OPTIONS] [COMMAND]\n"
+"\n"
+"Show and tune MLTCP, the training-aware TCP congestion controls.\n"
+"\n"
+"Commands (may be abbreviated):\n"
+"  show                      global parameters and per-algorithm counters\n"
+"                            (the default)\n"
+"  set PARAM VALUE ...       change global parameters (needs CAP_NET_ADMIN):\n"
+"        slope N             slope of F = slope * bytes_ratio + intercept,\n"
+"                            a decimal from 0 to 8\n"
+"        intercept N         intercept of F, a decimal above 0, at most 8\n"
+"        idle_ms N           idle gap that ends a learned iteration, 1-60000\n"
+"        mode M              learned, given or off\n"
+"  sockets                   MLTCP sockets of this network namespace\n"
+"  help                      this text\n"
+"\n"
+"Options:\n"
+"  -j, --json                JSON output\n"
+"  -p, --pretty              indented JSON (with -j)\n"
+"  -h, --help                this text\n"
+"  -V, --version             program version\n"
+"\n"
+"Example: mltcpctl set slope 1 intercept 1 idle_ms 10 mode learned\n";
+
+static void report(struct mltcpctl_nl *nl, const char *what)
+{
+	const char *msg = nl ? mltcpctl_nl_errmsg(nl) : "";
+	int err = errno;
+
+	if (err == EPERM && !strcmp(what, "set"))
+		fprintf(stderr,
+			"mltcpctl: set: permission denied: changing MLTCP parameters needs CAP_NET_ADMIN (run as root)\n");
+	else if (*msg)
+		fprintf(stderr, "mltcpctl: %s: %s (%s)\n", what, msg,
+			strerror(err));
+	else
+		fprintf(stderr, "mltcpctl: %s: %s\n", what, strerror(err));
+}
+
+static int do_show(struct mltcpctl_nl *nl, const struct mltcpctl_out *o)
+{
+	struct mltcpctl_params p;
+	struct mltcpctl_algo *algos = NULL;
+	size_t n = 0;
+
+	if (mltcpctl_nl_get_params(nl, &p) < 0) {
+		report(nl, "show");
+		return 1;
+	}
+	if (mltcpctl_nl_get_counters(nl, &algos, &n) < 0) {
+		report(nl, "show");
+		return 1;
+	}
+	mltcpctl_print_show(o, &p, algos, n);
+	free(algos);
+	return 0;
+}
+
+static int do_sockets(struct mltcpctl_nl *nl, const struct mltcpctl_out *o)
+{
+	struct mltcpctl_sock *socks = NULL;
+	size_t n = 0;
+
+	if (mltcpctl_nl_get_sockets(nl, &socks, &n) < 0) {
+		report(nl, "sockets");
+		return 1;
+	}
+	mltcpctl_print_sockets(o, socks, n);
+	free(socks);
+	return 0;
+}
+
+int main(int argc, char *argv[])
+{
+	struct mltcpctl_args args;
+	struct mltcpctl_out out;
+	struct mltcpctl_nl *nl;
+	char err[256];
+	int ret;
+
+	if (mltcpctl_parse(argc, argv, &args, err, sizeof(err)) < 0) {
+		fprintf(stderr, "mltcpctl: %s\n", err);
+		return 2;
+	}
+	switch (args.cmd) {
+	case MLTCPCTL_CMD_HELP:
+		fputs(usage, stdout);
+		return 0;
+	case MLTCPCTL_CMD_VERSION:
+		printf("mltcpctl %s (MLTCP ABI %d)\n", MLTCPCTL_VERSION,
+		       MLTCP_ABI_VERSION);
+		return 0;
+	default:
+		break;
+	}
+
+	nl = mltcpctl_nl_open();
+	if (!nl) {
+		if (errno == ENOENT)
+			fprintf(stderr,
+				"mltcpctl: the MLTCP module is not loaded (no generic netlink family \"%s\"); load it with: modprobe mltcp\n",
+				MLTCP_GENL_NAME);
+		else
+			fprintf(stderr, "mltcpctl: cannot talk to the kernel: %s\n",
+				strerror(errno));
+		return 1;
+	}
+
+	out.f = stdout;
+	out.json = args.json;
+	out.pretty = args.pretty;
+	switch (args.cmd) {
+	case MLTCPCTL_CMD_SET:
+		ret = 0;
+		if (mltcpctl_nl_set_params(nl, &args) < 0) {
+			report(nl, "set");
+			ret = 1;
+		}
+		break;
+	case MLTCPCTL_CMD_SOCKETS:
+		ret = do_sockets(nl, &out);
+		break;
+	default:
+		ret = do_show(nl, &out);
+		break;
+	}
+	mltcpctl_nl_close(nl);
+	if (fflush(stdout) == EOF) {
+		fprintf(stderr, "mltcpctl: write error: %s\n", strerror(errno));
+		ret = 1;
+	}
+	return ret;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mltcpctl output: human-readable tables and JSON (one line, like
+ * iproute2's -j; indented with -p).  Pure formatting into a FILE *, so it
+ * is unit-testable.
+ */
+#ifndef MLTCPCTL_OUTPUT_H
+#define MLTCPCTL_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/mltcp.h>
+
+struct mltcpctl_params {
+	uint32_t abi_version;
+	uint32_t slope;		/* Q10 */
+	uint32_t intercept;	/* Q10 */
+	uint32_t idle_ms;
+	uint8_t mode;		/* enum mltcp_abi_mode */
+};
+
+struct mltcpctl_algo {
+	char name[MLTCP_ALGO_NAME_MAX];
+	uint64_t sockets;
+	uint64_t sockets_total;
+	uint64_t iters_learned;
+	uint64_t iters_given;
+};
+
+struct mltcpctl_sock {
+	uint8_t family;		/* AF_INET, AF_INET6 */
+	uint8_t tcp_state;
+	uint8_t saddr[16];	/* network order; 4 bytes for AF_INET */
+	uint8_t daddr[16];
+	uint16_t sport;
+	uint16_t dport;
+	uint64_t inode;
+	char algo[MLTCP_ALGO_NAME_MAX];
+	uint8_t mode;
+	uint32_t flags;		/* MLTCP_INFO_F_* */
+	uint32_t iterations;
+	uint64_t bytes_this_iter;
+	uint64_t bytes_per_iter;
+	uint32_t bytes_ratio;	/* Q10 */
+	uint32_t f;		/* Q10 */
+	uint32_t cwnd;
+};
+
+struct mltcpctl_out {
+	FILE *f;
+	bool json;
+	bool pretty;
+};
+
+/* "learned", "given", "off" or "unknown" */
+const char *mltcpctl_mode_name(unsigned int mode);
+/* "ESTAB", "SYN-SENT", ... as ss(8) prints them */
+const char *mltcpctl_tcp_state_name(unsigned int state);
+/* address (IPv6 in brackets) and port, e.g. "[2001:db8::1]:5201" */
+void mltcpctl_format_endpoint(char *buf, size_t len, uint8_t family,
+			      const uint8_t *addr, uint16_t port);
+
+/* mltcpctl show: parameters and per-algorithm counters */
+void mltcpctl_print_show(const struct mltcpctl_out *o,
+			 const struct mltcpctl_params *p,
+			 const struct mltcpctl_algo *algos, size_t nalgos);
+/* mltcpctl sockets */
+void mltcpctl_print_sockets(const struct mltcpctl_out *o,
+			    const struct mltcpctl_sock *socks, size_t nsocks);
+
+#endif /* MLTCPCTL_OUTPUT_H */

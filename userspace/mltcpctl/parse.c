@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mltcpctl command-line parsing.
+ *
+ *	mltcpctl [-j] [-p] [show | sockets | set PARAM VALUE ... | help]
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/mltcp.h>
+
+#include "mltcp_core.h"
+#include "parse.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int mltcpctl_parse_u32(const char *s, uint32_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (uint64_t)(*s - '0');
+		if (v > UINT32_MAX)
+			return -1;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* Is @word a non-empty prefix of @full? */
+static bool is_prefix(const char *word, const char *full)
+{
+	size_t n = strlen(word);
+
+	return n && n <= strlen(full) && !strncmp(word, full, n);
+}
+
+static int parse_command(const char *word, enum mltcpctl_cmd *cmd)
+{
+	static const struct {
+		const char *name;
+		enum mltcpctl_cmd cmd;
+	} cmds[] = {
+		{ "show", MLTCPCTL_CMD_SHOW },
+		{ "set", MLTCPCTL_CMD_SET },
+		{ "sockets", MLTCPCTL_CMD_SOCKETS },
+		{ "help", MLTCPCTL_CMD_HELP },
+	};
+	int found = -1;
+	size_t i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (!strcmp(word, cmds[i].name)) {
+			*cmd = cmds[i].cmd;
+			return 0;
+		}
+		if (is_prefix(word, cmds[i].name)) {
+			if (found >= 0)
+				return -1;	/* ambiguous, e.g. "s" */
+			found = (int)i;
+		}
+	}
+	if (found < 0)
+		return -1;
+	*cmd = cmds[found].cmd;
+	return 0;
+}
+
+static int parse_set(int argc, char *const argv[], struct mltcpctl_args *a,
+		     char *err, size_t errlen)
+{
+	int i, mode;
+
+	if (argc == 0)
+		return fail(err, errlen,
+			    "set: give at least one of slope, intercept, idle_ms, mode");
+	for (i = 0; i < argc; i += 2) {
+		const char *name = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		unsigned int bit;
+
+		if (!strcmp(name, "slope"))
+			bit = MLTCPCTL_SET_SLOPE;
+		else if (!strcmp(name, "intercept"))
+			bit = MLTCPCTL_SET_INTERCEPT;
+		else if (!strcmp(name, "idle_ms"))
+			bit = MLTCPCTL_SET_IDLE_MS;
+		else if (!strcmp(name, "mode"))
+			bit = MLTCPCTL_SET_MODE;
+		else
+			return fail(err, errlen,
+				    "set: unknown parameter '%s' (slope, intercept, idle_ms, mode)",
+				    name);
+		if (!val)
+			return fail(err, errlen, "set: %s needs a value", name);
+		if (a->set_mask & bit)
+			return fail(err, errlen, "set: %s given twice", name);
+		a->set_mask |= bit;
+
+		switch (bit) {
+		case MLTCPCTL_SET_SLOPE:
+			if (mltcp_parse_q10(val, &a->slope) ||
+			    !mltcp_slope_valid(a->slope))
+				return fail(err, errlen,
+					    "set: invalid slope '%s' (a decimal from 0 to 8)",
+					    val);
+			break;
+		case MLTCPCTL_SET_INTERCEPT:
+			if (mltcp_parse_q10(val, &a->intercept) ||
+			    !mltcp_intercept_valid(a->intercept))
+				return fail(err, errlen,
+					    "set: invalid intercept '%s' (a decimal above 0, at most 8)",
+					    val);
+			break;
+		case MLTCPCTL_SET_IDLE_MS:
+			if (mltcpctl_parse_u32(val, &a->idle_ms) ||
+			    !mltcp_idle_ms_valid(a->idle_ms))
+				return fail(err, errlen,
+					    "set: invalid idle_ms '%s' (milliseconds, %u to %u)",
+					    val, MLTCP_IDLE_MS_MIN, MLTCP_IDLE_MS_MAX);
+			break;
+		case MLTCPCTL_SET_MODE:
+			mode = mltcp_parse_mode(val);
+			if (mode < 0 || strchr(val, ' ') || strchr(val, '\n'))
+				return fail(err, errlen,
+					    "set: invalid mode '%s' (learned, given or off)",
+					    val);
+			a->mode = (uint8_t)mode;
+			break;
+		}
+	}
+	return 0;
+}
+
+int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *a,
+		   char *err, size_t errlen)
+{
+	int i = 1;
+
+	memset(a, 0, sizeof(*a));
+	a->cmd = MLTCPCTL_CMD_SHOW;
+	if (errlen)
+		err[0] = '\0';
+
+	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		const char *o = argv[i];
+
+		if (!strcmp(o, "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(o, "-j") || !strcmp(o, "--json")) {
+			a->json = true;
+		} else if (!strcmp(o, "-p") || !strcmp(o, "--pretty")) {
+			a->pretty = true;
+		} else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+			a->cmd = MLTCPCTL_CMD_HELP;
+			return 0;
+		} else if (!strcmp(o, "-V") || !strcmp(o, "--version")) {
+			a->cmd = MLTCPCTL_CMD_VERSION;
+			return 0;
+		} else {
+			return fail(err, errlen, "unknown option '%s' (see --help)", o);
+		}
+	}
+	if (i == argc)
+		return 0;
+	if (parse_command(argv[i], &a->cmd))
+		return fail(err, errlen, "unknown command '%s' (see --help)", argv[i]);
+	i++;
+	if (a->cmd == MLTCPCTL_CMD_SET)
+		return parse_set(argc - i, argv + i, a, err, errlen);
+	if (a->cmd != MLTCPCTL_CMD_HELP && i < argc)
+		return fail(err, errlen, "unexpected argument '%s'", argv[i]);
+	return 0;
+}

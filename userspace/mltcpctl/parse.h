@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mltcpctl command-line parsing; no I/O, so it is unit-testable.
+ */
+#ifndef MLTCPCTL_PARSE_H
+#define MLTCPCTL_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum mltcpctl_cmd {
+	MLTCPCTL_CMD_SHOW,
+	MLTCPCTL_CMD_SET,
+	MLTCPCTL_CMD_SOCKETS,
+	MLTCPCTL_CMD_HELP,
+	MLTCPCTL_CMD_VERSION,
+};
+
+/* mltcpctl_args.set_mask */
+#define MLTCPCTL_SET_SLOPE	0x1
+#define MLTCPCTL_SET_INTERCEPT	0x2
+#define MLTCPCTL_SET_IDLE_MS	0x4
+#define MLTCPCTL_SET_MODE	0x8
+
+/**
+ * struct mltcpctl_args - a parsed command line
+ * @cmd: command
+ * @json: -j: JSON output
+ * @pretty: -p: indented JSON
+ * @set_mask: MLTCPCTL_SET_* given to "set"
+ * @slope: Q10, valid when MLTCPCTL_SET_SLOPE
+ * @intercept: Q10, valid when MLTCPCTL_SET_INTERCEPT
+ * @idle_ms: valid when MLTCPCTL_SET_IDLE_MS
+ * @mode: enum mltcp_abi_mode, valid when MLTCPCTL_SET_MODE
+ */
+struct mltcpctl_args {
+	enum mltcpctl_cmd cmd;
+	bool json;
+	bool pretty;
+	unsigned int set_mask;
+	uint32_t slope;
+	uint32_t intercept;
+	uint32_t idle_ms;
+	uint8_t mode;
+};
+
+/**
+ * mltcpctl_parse() - parse the command line
+ * @argc: argument count, including the program name
+ * @argv: arguments
+ * @args: result
+ * @err: error message on failure (without "mltcpctl: ")
+ * @errlen: size of @err
+ *
+ * Without a command, "show" is assumed.  Commands may be abbreviated to
+ * any unique prefix ("sh", "se", "so").
+ *
+ * Return: 0 or -1 (usage error, message in @err).
+ */
+int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *args,
+		   char *err, size_t errlen);
+
+/**
+ * mltcpctl_parse_u32() - parse a decimal unsigned 32-bit number
+ * @s: text, digits only
+ * @out: result
+ *
+ * Return: 0 or -1.
+ */
+int mltcpctl_parse_u32(const char *s, uint32_t *out);
+
+#endif /* MLTCPCTL_PARSE_H */

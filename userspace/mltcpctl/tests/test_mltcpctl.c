@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of mltcpctl's command-line parsing and output formatting.
+ */
+#include <arpa/inet.h>
+#include <netinet/tcp.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <cmocka.h>
+
+#include "output.h"
+#include "parse.h"
+
+static char errbuf[256];
+
+static int parse(struct mltcpctl_args *a, ...)
+{
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+
+	argv[argc++] = "mltcpctl";
+	va_start(ap, a);
+	while ((argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	return mltcpctl_parse(argc, argv, a, errbuf, sizeof(errbuf));
+}
+
+static void test_commands(void **state)
+{
+	struct mltcpctl_args a;
+
+	(void)state;
+	assert_int_equal(parse(&a, NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_SHOW);
+	assert_false(a.json);
+	assert_int_equal(parse(&a, "-j", "show", NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_SHOW);
+	assert_true(a.json);
+	assert_int_equal(parse(&a, "--json", "-p", "sockets", NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_SOCKETS);
+	assert_true(a.json && a.pretty);
+	assert_int_equal(parse(&a, "so", NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_SOCKETS);
+	assert_int_equal(parse(&a, "sh", NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_SHOW);
+	assert_int_equal(parse(&a, "--help", NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_HELP);
+	assert_int_equal(parse(&a, "-h", "bogus", NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_HELP);
+	assert_int_equal(parse(&a, "help", NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_HELP);
+	assert_int_equal(parse(&a, "-V", NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_VERSION);
+}
+
+static void test_command_errors(void **state)
+{
+	struct mltcpctl_args a;
+
+	(void)state;
+	assert_int_equal(parse(&a, "bogus", NULL), -1);
+	assert_string_equal(errbuf, "unknown command 'bogus' (see --help)");
+	/* "s" is ambiguous: show, set, sockets */
+	assert_int_equal(parse(&a, "s", NULL), -1);
+	assert_int_equal(parse(&a, "-x", NULL), -1);
+	assert_string_equal(errbuf, "unknown option '-x' (see --help)");
+	assert_int_equal(parse(&a, "show", "extra", NULL), -1);
+	assert_string_equal(errbuf, "unexpected argument 'extra'");
+	assert_int_equal(parse(&a, "sockets", "-j", NULL), -1);
+}
+
+static void test_set(void **state)
+{
+	struct mltcpctl_args a;
+
+	(void)state;
+	assert_int_equal(parse(&a, "set", "slope", "1", "intercept", "1",
+			       "idle_ms", "10", "mode", "learned", NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_SET);
+	assert_int_equal(a.set_mask, MLTCPCTL_SET_SLOPE | MLTCPCTL_SET_INTERCEPT |
+			 MLTCPCTL_SET_IDLE_MS | MLTCPCTL_SET_MODE);
+	assert_int_equal(a.slope, 1024);
+	assert_int_equal(a.intercept, 1024);
+	assert_int_equal(a.idle_ms, 10);
+	assert_int_equal(a.mode, MLTCP_ABI_MODE_LEARNED);
+
+	assert_int_equal(parse(&a, "set", "slope", "0.5", NULL), 0);
+	assert_int_equal(a.set_mask, MLTCPCTL_SET_SLOPE);
+	assert_int_equal(a.slope, 512);
+	assert_int_equal(parse(&a, "set", "slope", "0", NULL), 0);
+	assert_int_equal(a.slope, 0);
+	assert_int_equal(parse(&a, "set", "slope", "8", NULL), 0);
+	assert_int_equal(a.slope, 8192);
+	assert_int_equal(parse(&a, "set", "intercept", "1.25", "mode", "off", NULL), 0);
+	assert_int_equal(a.intercept, 1280);
+	assert_int_equal(a.mode, MLTCP_ABI_MODE_OFF);
+	assert_int_equal(parse(&a, "set", "mode", "given", NULL), 0);
+	assert_int_equal(a.mode, MLTCP_ABI_MODE_GIVEN);
+	assert_int_equal(parse(&a, "set", "idle_ms", "60000", NULL), 0);
+	assert_int_equal(a.idle_ms, 60000);
+}
+
+static void test_set_errors(void **state)
+{
+	static const char *const bad[][3] = {
+		{ "slope", "8.001", "set: invalid slope '8.001' (a decimal from 0 to 8)" },
+		{ "slope", "-1", "set: invalid slope '-1' (a decimal from 0 to 8)" },
+		{ "slope", "1e3", NULL },
+		{ "slope", "", NULL },
+		{ "slope", "abc", NULL },
+		{ "intercept", "0", "set: invalid intercept '0' (a decimal above 0, at most 8)" },
+		{ "intercept", "9", NULL },
+		{ "idle_ms", "0", "set: invalid idle_ms '0' (milliseconds, 1 to 60000)" },
+		{ "idle_ms", "60001", NULL },
+		{ "idle_ms", "1.5", NULL },
+		{ "idle_ms", "99999999999", NULL },
+		{ "mode", "fast", "set: invalid mode 'fast' (learned, given or off)" },
+		{ "mode", "learned ", NULL },
+		{ "mode", "", NULL },
+		{ "cwnd", "10", "set: unknown parameter 'cwnd' (slope, intercept, idle_ms, mode)" },
+	};
+	struct mltcpctl_args a;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(parse(&a, "set", bad[i][0], bad[i][1], NULL), -1);
+		if (bad[i][2])
+			assert_string_equal(errbuf, bad[i][2]);
+		else
+			assert_true(errbuf[0] != '\0');
+	}
+	assert_int_equal(parse(&a, "set", NULL), -1);
+	assert_int_equal(parse(&a, "set", "slope", NULL), -1);
+	assert_string_equal(errbuf, "set: slope needs a value");
+	assert_int_equal(parse(&a, "set", "slope", "1", "slope", "2", NULL), -1);
+	assert_string_equal(errbuf, "set: slope given twice");
+	assert_int_equal(mltcpctl_parse_u32("4294967295", &(uint32_t){0}), 0);
+	assert_int_equal(mltcpctl_parse_u32("4294967296", &(uint32_t){0}), -1);
+	assert_int_equal(mltcpctl_parse_u32("+1", &(uint32_t){0}), -1);
+}
+
+/* Runs a printer into a memory buffer; returns the malloc()ed text. */
+#define CAPTURE(text, json_, pretty_, call) do {			\
+	size_t _len;							\
+	FILE *_f = open_memstream(&(text), &_len);			\
+	struct mltcpctl_out o = { .f = _f, .json = json_, .pretty = pretty_ }; \
+									\
+	assert_non_null(_f);						\
+	call;								\
+	fclose(_f);							\
+} while (0)
+
+static const struct mltcpctl_params params = {
+	.abi_version = 1, .slope = 1536, .intercept = 1024, .idle_ms = 10,
+	.mode = MLTCP_ABI_MODE_GIVEN,
+};
+
+static const struct mltcpctl_algo algos[] = {
+	{ "mltcp_reno", 2, 5, 7, 11 },
+	{ "mltcp_cubic", 0, 0, 0, 0 },
+};
+
+static void test_show_json(void **state)
+{
+	char *text = NULL;
+
+	(void)state;
+	CAPTURE(text, true, false, mltcpctl_print_show(&o, &params, algos, 2));
+	assert_string_equal(text,
+		"{\"abi_version\":1,\"slope\":1.5,\"slope_q10\":1536,"
+		"\"intercept\":1,\"intercept_q10\":1024,\"idle_ms\":10,"
+		"\"mode\":\"given\",\"algorithms\":["
+		"{\"name\":\"mltcp_reno\",\"sockets\":2,\"sockets_total\":5,"
+		"\"iterations_learned\":7,\"iterations_given\":11},"
+		"{\"name\":\"mltcp_cubic\",\"sockets\":0,\"sockets_total\":0,"
+		"\"iterations_learned\":0,\"iterations_given\":0}]}\n");
+	free(text);
+
+	CAPTURE(text, true, false, mltcpctl_print_show(&o, &params, algos, 0));
+	assert_non_null(strstr(text, "\"algorithms\":[]}"));
+	free(text);
+
+	CAPTURE(text, true, true, mltcpctl_print_show(&o, &params, algos, 1));
+	assert_non_null(strstr(text, "{\n    \"abi_version\": 1,\n"));
+	assert_non_null(strstr(text, "\"algorithms\": [\n        {\n"));
+	free(text);
+}
+
+static void test_show_table(void **state)
+{
+	char *text = NULL;
+
+	(void)state;
+	CAPTURE(text, false, false, mltcpctl_print_show(&o, &params, algos, 2));
+	assert_non_null(strstr(text, "slope 1.5 intercept 1\n"));
+	assert_non_null(strstr(text, "idle_ms 10 mode given abi 1\n"));
+	assert_non_null(strstr(text, "Algorithm"));
+	assert_non_null(strstr(text, "mltcp_reno                2              5              7             11\n"));
+	free(text);
+
+	CAPTURE(text, false, false, mltcpctl_print_show(&o, &params, algos, 0));
+	assert_non_null(strstr(text, "no MLTCP congestion control loaded"));
+	free(text);
+}
+
+static struct mltcpctl_sock make_sock(int family)
+{
+	struct mltcpctl_sock s = {
+		.family = (uint8_t)family, .tcp_state = TCP_ESTABLISHED,
+		.sport = 40000, .dport = 5201, .inode = 12345,
+		.algo = "mltcp_cubic", .mode = MLTCP_ABI_MODE_LEARNED,
+		.flags = MLTCP_INFO_F_SIZE_GIVEN, .iterations = 3,
+		.bytes_this_iter = 500, .bytes_per_iter = 1000,
+		.bytes_ratio = 512, .f = 1536, .cwnd = 10,
+	};
+
+	if (family == AF_INET) {
+		inet_pton(AF_INET, "198.18.1.2", s.saddr);
+		inet_pton(AF_INET, "198.19.1.2", s.daddr);
+	} else {
+		inet_pton(AF_INET6, "2001:db8:1:1::2", s.saddr);
+		inet_pton(AF_INET6, "::ffff:10.0.0.1", s.daddr);
+	}
+	return s;
+}
+
+static void test_sockets_json(void **state)
+{
+	struct mltcpctl_sock s[2] = { make_sock(AF_INET), make_sock(AF_INET6) };
+	char *text = NULL;
+
+	(void)state;
+	CAPTURE(text, true, false, mltcpctl_print_sockets(&o, s, 2));
+	assert_string_equal(text,
+		"[{\"family\":\"inet\",\"src\":\"198.18.1.2\",\"sport\":40000,"
+		"\"dst\":\"198.19.1.2\",\"dport\":5201,\"state\":\"ESTAB\","
+		"\"inode\":12345,\"algo\":\"mltcp_cubic\",\"mode\":\"learned\","
+		"\"size_given\":true,\"bounds_given\":false,\"iterations\":3,"
+		"\"bytes_this_iter\":500,\"bytes_per_iter\":1000,"
+		"\"bytes_ratio\":0.5,\"bytes_ratio_q10\":512,\"f\":1.5,"
+		"\"f_q10\":1536,\"cwnd\":10},"
+		"{\"family\":\"inet6\",\"src\":\"2001:db8:1:1::2\",\"sport\":40000,"
+		"\"dst\":\"::ffff:10.0.0.1\",\"dport\":5201,\"state\":\"ESTAB\","
+		"\"inode\":12345,\"algo\":\"mltcp_cubic\",\"mode\":\"learned\","
+		"\"size_given\":true,\"bounds_given\":false,\"iterations\":3,"
+		"\"bytes_this_iter\":500,\"bytes_per_iter\":1000,"
+		"\"bytes_ratio\":0.5,\"bytes_ratio_q10\":512,\"f\":1.5,"
+		"\"f_q10\":1536,\"cwnd\":10}]\n");
+	free(text);
+
+	CAPTURE(text, true, false, mltcpctl_print_sockets(&o, s, 0));
+	assert_string_equal(text, "[]\n");
+	free(text);
+}
+
+static void test_sockets_table(void **state)
+{
+	struct mltcpctl_sock s[2] = { make_sock(AF_INET), make_sock(AF_INET6) };
+	char *text = NULL;
+
+	(void)state;
+	CAPTURE(text, false, false, mltcpctl_print_sockets(&o, s, 2));
+	assert_non_null(strstr(text, "Local Address:Port"));
+	assert_non_null(strstr(text, "198.18.1.2:40000"));
+	assert_non_null(strstr(text, "[2001:db8:1:1::2]:40000"));
+	assert_non_null(strstr(text, "[::ffff:10.0.0.1]:5201"));
+	assert_non_null(strstr(text, " S- "));
+	assert_non_null(strstr(text, "ESTAB"));
+	free(text);
+}
+
+static void test_names(void **state)
+{
+	char buf[64];
+	uint8_t a4[4] = { 127, 0, 0, 1 };
+
+	(void)state;
+	assert_string_equal(mltcpctl_mode_name(MLTCP_ABI_MODE_OFF), "off");
+	assert_string_equal(mltcpctl_mode_name(77), "unknown");
+	assert_string_equal(mltcpctl_tcp_state_name(TCP_CLOSE_WAIT), "CLOSE-WAIT");
+	assert_string_equal(mltcpctl_tcp_state_name(200), "UNKNOWN");
+	mltcpctl_format_endpoint(buf, sizeof(buf), AF_INET, a4, 80);
+	assert_string_equal(buf, "127.0.0.1:80");
+	mltcpctl_format_endpoint(buf, sizeof(buf), 99, a4, 80);
+	assert_string_equal(buf, "?:80");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_commands),
+		cmocka_unit_test(test_command_errors),
+		cmocka_unit_test(test_set),
+		cmocka_unit_test(test_set_errors),
+		cmocka_unit_test(test_show_json),
+		cmocka_unit_test(test_show_table),
+		cmocka_unit_test(test_sockets_json),
+		cmocka_unit_test(test_sockets_table),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests_name("mltcpctl", tests, NULL, NULL);
+}
