@@ -1,20 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mltcp-bench hints (see hints.h). */
+/* mltcp-bench hints through libmltcp (see hints.h). */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <mltcp/libmltcp.h>
+
 #include "hints.h"
 #include "util.h"
 
 static enum hints_mode current = HINTS_NONE;
+/* Each sender is its own process with one socket: was it hinted? */
+static int hinted_fd = -1;
 
 int hints_select(enum hints_mode mode, char *err, size_t errlen)
 {
 	switch (mode) {
 	case HINTS_NONE:
+	case HINTS_LIBMLTCP:
 		current = mode;
 		return 0;
-	case HINTS_LIBMLTCP:
-		return seterr(err, errlen,
-			      "--hints: libmltcp not built yet; this mltcp-bench can only run "
-			      "--no-hints (learned mode)");
 	}
 	return seterr(err, errlen, "unknown hints mode %d", (int)mode);
 }
@@ -24,20 +31,33 @@ const char *hints_mode_name(void)
 	return current == HINTS_NONE ? "no-hints" : "hints";
 }
 
+static int uses_mltcp(int fd)
+{
+	char cc[32] = "";
+	socklen_t len = sizeof(cc) - 1;
+
+	if (getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, &len))
+		return 0;
+	return strncmp(cc, "mltcp_", 6) == 0;
+}
+
 int hints_socket_ready(int fd, uint64_t bytes_per_iteration, char *err, size_t errlen)
 {
-	(void)fd;
-	(void)bytes_per_iteration;
-	if (current != HINTS_NONE)
-		return seterr(err, errlen, "hints: libmltcp not built yet");
+	if (current == HINTS_NONE || !uses_mltcp(fd))
+		return 0;
+	if (mltcp_set_bytes_per_iter(fd, bytes_per_iteration))
+		return seterr(err, errlen, "hints: mltcp_set_bytes_per_iter(%llu): %s",
+			      (unsigned long long)bytes_per_iteration, strerror(errno));
+	hinted_fd = fd;
 	return 0;
 }
 
 int hints_iteration_start(int fd, unsigned iteration, char *err, size_t errlen)
 {
-	(void)fd;
-	(void)iteration;
-	if (current != HINTS_NONE)
-		return seterr(err, errlen, "hints: libmltcp not built yet");
+	if (fd != hinted_fd)
+		return 0;
+	if (mltcp_iteration_begin(fd, 0))
+		return seterr(err, errlen, "hints: mltcp_iteration_begin (iteration %u): %s",
+			      iteration, strerror(errno));
 	return 0;
 }

@@ -4,9 +4,9 @@
  *
  * --no-hints (default, "learned" mode): nothing is told; the MLTCP module learns bytes
  * per iteration and iteration boundaries from idle gaps by itself.
- * --hints: bytes per iteration and every iteration start are passed through libmltcp.
- * libmltcp does not exist yet, so hints_select(HINTS_LIBMLTCP) fails with an error
- * instead of silently running unhinted.
+ * --hints: bytes per iteration and every iteration start are passed through libmltcp,
+ * on sockets that use an MLTCP congestion control (a base algorithm in the same run has
+ * nothing to be told and is left alone).
  */
 #ifndef MLTCP_BENCH_HINTS_H
 #define MLTCP_BENCH_HINTS_H

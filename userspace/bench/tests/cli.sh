@@ -31,13 +31,12 @@ printf '[job]\nbytes = 1.25M\n' >"$tmp/nocompute.conf"
 printf 'compute_ms = 150\nbytes = 1.25M\n' >"$tmp/good.conf"
 printf 'mode,job,iter,start_ms\nshared,0,0,1\n' >"$tmp/iterations.csv"
 
-echo "1..12"
+echo "1..11"
 check "unknown profile key" 2 "bad.conf:4: unknown key 'speed'" -p "$tmp/bad.conf"
 check "missing compute_ms" 2 "nocompute.conf:1: job has no compute_ms" -p "$tmp/nocompute.conf"
 check "missing profile file" 2 "$tmp/none.conf: No such file" -p "$tmp/none.conf"
 check "bad --job" 2 "bytes: 'lots' is not a byte count" --job compute_ms=1,bytes=lots
 check "no jobs" 2 "no jobs" --no-ideal
-check "--hints without libmltcp" 2 "libmltcp not built yet" --hints -p "$tmp/good.conf"
 check "--cc count mismatch" 2 "--cc: 3 names for 1 jobs" --cc reno,cubic,bbr -p "$tmp/good.conf"
 check "bad rate" 2 "--rate-mbit" --rate-mbit fast -p "$tmp/good.conf"
 check "--no-topology needs --rcv-addr" 2 "needs --rcv-addr" --no-topology -p "$tmp/good.conf"
