@@ -149,7 +149,7 @@ static void usage(FILE *f)
 		"  --bin-ms MS             link-share bins (default 5)\n"
 		"  --timeout S             per run (default 30 s + 3x the expected duration)\n"
 		"  --hints | --no-hints    tell MLTCP the iterations via libmltcp, or let it learn\n"
-		"                          (default --no-hints; --hints needs libmltcp)\n"
+		"                          (default --no-hints; MLTCP sockets only)\n"
 		"Output:\n"
 		"  -o, --out DIR           result directory (default results/bench-DATE-TIME)\n"
 		"  --label TEXT            name of this run in reports and plots (default: cc)\n"
