@@ -245,13 +245,13 @@ MODULE_PARM_DESC(slope,
 		 "Slope of F = slope * bytes_ratio + intercept, decimal in [0, 8] (default 1)");
 module_param_cb(intercept, &mltcp_intercept_ops, NULL, 0644);
 MODULE_PARM_DESC(intercept,
-		 "Intercept of F, decimal in (0, 8] (default 1; slope 0 + intercept 1 = base algorithm)");
+		 "Intercept of F, decimal in (0, 8] (default 1; slope 0, intercept 1: base algorithm)");
 module_param_cb(idle_ms, &mltcp_idle_ms_ops, NULL, 0644);
 MODULE_PARM_DESC(idle_ms,
-		 "Idle gap that ends a learned iteration: max(idle_ms, 2*srtt), idle_ms in [1, 60000] (default 10)");
+		 "Idle gap ending a learned iteration: max(idle_ms, 2*srtt); [1, 60000] (default 10)");
 module_param_cb(mode, &mltcp_mode_ops, NULL, 0644);
 MODULE_PARM_DESC(mode,
-		 "learned: learn iterations unless a socket got hints; given: only sockets with hints; off: F = 1 (default learned)");
+		 "learned (default): learn unless hinted; given: only hinted sockets; off: F = 1");
 
 /* ---- counters as read-only module parameters -------------------------- */
 
