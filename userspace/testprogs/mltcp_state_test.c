@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mltcp-state-test: drives iterations on a loopback connection with
+ * libmltcp and checks the state read back (TAP).
+ *
+ *	mltcp-state-test [-a ALGO] [-b BYTES] [-i ITERATIONS] [-4|-6]
+ *
+ * Per iteration: mltcp_iteration_begin(); then BYTES in 8 chunks, each
+ * acked before the state is read.  Checks: bytes_this_iter counts exactly
+ * the acked bytes of the iteration, bytes_ratio rises from 0 to 1 in
+ * steps of 1/8 and stays at 1 past the end, F = slope * ratio + intercept
+ * with the module's current parameters, the iteration counter advances
+ * once per begin call, and the hint flags; at the end, size 0 drops the
+ * hints and the size learned from the given boundaries takes over.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "mltcp/libmltcp.h"
+#include "common.h"
+
+static struct params prm;
+
+static uint32_t expect_f(uint32_t ratio)
+{
+	if (prm.mode == MLTCP_ABI_MODE_OFF)
+		return MLTCP_ABI_Q10_ONE;
+	return ((prm.slope * ratio) >> 10) + prm.intercept;
+}
+
+static int get(int fd, struct mltcp_info *st, const char *when)
+{
+	if (mltcp_get_state(fd, st) == 0)
+		return 0;
+	tap_ok(false, "%s: mltcp_get_state: %s", when, errname(errno));
+	return -1;
+}
+
+static void run(int family, const char *algo, uint64_t bytes, int iters)
+{
+	const char *fam = family == AF_INET6 ? "IPv6" : "IPv4";
+	uint64_t chunk = bytes / 8;
+	struct mltcp_info st;
+	struct conn c;
+	int k, j;
+
+	if (conn_open(&c, family, algo) < 0) {
+		tap_ok(false, "%s: connection with %s: %s", fam, algo,
+		       strerror(errno));
+		return;
+	}
+	tap_ok(mltcp_get_state(c.cli, &st) == 0 && !strcmp(st.algo, algo) &&
+	       st.abi_version == MLTCP_ABI_VERSION && st.size == sizeof(st) &&
+	       st.iterations == 0 && st.flags == 0 && st.cwnd > 0,
+	       "%s: fresh %s connection: abi %u size %u algo %s flags %u cwnd %u",
+	       fam, algo, st.abi_version, st.size, st.algo, st.flags, st.cwnd);
+	errno = 0;
+	tap_ok(mltcp_get_state(c.srv, &st) < 0 && errno == EOPNOTSUPP,
+	       "%s: accepted socket on the default algorithm: EOPNOTSUPP (%s)",
+	       fam, errname(errno));
+
+	for (k = 0; k < iters; k++) {
+		bool ok = true, mono = true;
+		uint32_t last = 0;
+
+		if (mltcp_iteration_begin(c.cli, k == 0 ? bytes : 0) < 0) {
+			tap_ok(false, "%s: iteration_begin: %s", fam,
+			       errname(errno));
+			break;
+		}
+		if (get(c.cli, &st, "after begin"))
+			break;
+		tap_ok(st.iterations == (uint32_t)k && st.bytes_this_iter == 0 &&
+		       st.bytes_ratio == 0 && st.f == expect_f(0) &&
+		       st.bytes_per_iter == bytes &&
+		       st.flags == (MLTCP_INFO_F_SIZE_GIVEN | MLTCP_INFO_F_BOUNDS_GIVEN),
+		       "%s: begin #%d: iterations %u (want %d), bytes %llu, ratio %u, F %u (want %u), flags %u",
+		       fam, k + 1, st.iterations, k,
+		       (unsigned long long)st.bytes_this_iter, st.bytes_ratio,
+		       st.f, expect_f(0), st.flags);
+
+		for (j = 1; j <= 8; j++) {
+			uint32_t want = (uint32_t)(((uint64_t)j * chunk << 10) / bytes);
+
+			if (send_all(c.cli, chunk) < 0 || wait_acked(c.cli) < 0 ||
+			    get(c.cli, &st, "in iteration")) {
+				ok = false;
+				break;
+			}
+			if (st.bytes_ratio < last)
+				mono = false;
+			last = st.bytes_ratio;
+			if (st.bytes_this_iter != j * chunk ||
+			    st.bytes_ratio != want || st.f != expect_f(want)) {
+				tap_diag("chunk %d: bytes %llu (want %llu) ratio %u (want %u) F %u (want %u)",
+					 j, (unsigned long long)st.bytes_this_iter,
+					 (unsigned long long)(j * chunk),
+					 st.bytes_ratio, want, st.f, expect_f(want));
+				ok = false;
+			}
+		}
+		tap_ok(ok && mono && last == MLTCP_ABI_Q10_ONE,
+		       "%s: iteration %d: ratio rose monotonically 0 -> 1 in steps of 1/8, F followed slope/intercept",
+		       fam, k + 1);
+	}
+
+	/* past the end of the iteration the ratio stays clamped at 1 */
+	if (send_all(c.cli, chunk) == 0 && wait_acked(c.cli) == 0 &&
+	    !get(c.cli, &st, "past the end"))
+		tap_ok(st.bytes_this_iter == bytes + chunk &&
+		       st.bytes_ratio == MLTCP_ABI_Q10_ONE &&
+		       st.f == expect_f(MLTCP_ABI_Q10_ONE),
+		       "%s: past the end: bytes %llu, ratio clamped at %u, F %u",
+		       fam, (unsigned long long)st.bytes_this_iter,
+		       st.bytes_ratio, st.f);
+
+	/* one more begin completes the last iteration */
+	if (mltcp_iteration_begin(c.cli, 0) == 0 && !get(c.cli, &st, "final begin"))
+		tap_ok(st.iterations == (uint32_t)iters && st.bytes_this_iter == 0,
+		       "%s: begin #%d: iterations %u", fam, iters + 1,
+		       st.iterations);
+
+	/* size 0: hints dropped; the size learned from given boundaries is used */
+	if (mltcp_set_bytes_per_iter(c.cli, 0) == 0 && !get(c.cli, &st, "size 0"))
+		tap_ok(st.flags == 0 && (iters < 3 || st.bytes_per_iter == bytes),
+		       "%s: bytes_per_iter 0 drops hints (flags %u), learned size %llu",
+		       fam, st.flags, (unsigned long long)st.bytes_per_iter);
+
+	/* a new size applies to the iteration in progress */
+	if (mltcp_set_bytes_per_iter(c.cli, bytes * 2) == 0 &&
+	    !get(c.cli, &st, "new size"))
+		tap_ok(st.bytes_per_iter == bytes * 2 &&
+		       st.flags == MLTCP_INFO_F_SIZE_GIVEN,
+		       "%s: bytes_per_iter %llu given, flags %u", fam,
+		       (unsigned long long)st.bytes_per_iter, st.flags);
+	conn_close(&c);
+}
+
+int main(int argc, char **argv)
+{
+	const char *algo = "mltcp_reno";
+	uint64_t bytes = 1 << 20;
+	int iters = 4, opt, fam4 = 1, fam6 = 1;
+
+	while ((opt = getopt(argc, argv, "a:b:i:46")) != -1) {
+		switch (opt) {
+		case 'a':
+			algo = optarg;
+			break;
+		case 'b':
+			bytes = strtoull(optarg, NULL, 0);
+			break;
+		case 'i':
+			iters = atoi(optarg);
+			break;
+		case '4':
+			fam6 = 0;
+			break;
+		case '6':
+			fam4 = 0;
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-a ALGO] [-b BYTES] [-i ITERATIONS] [-4|-6]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (bytes < 8 * 1024 || bytes % 8 || iters < 1) {
+		fprintf(stderr, "BYTES must be a multiple of 8, >= 8192; ITERATIONS >= 1\n");
+		return 2;
+	}
+	if (read_params(&prm) < 0) {
+		printf("1..0 # SKIP mltcp module parameters not readable\n");
+		return 0;
+	}
+	tap_diag("slope %u intercept %u (Q10), mode %d, %llu bytes per iteration",
+		 prm.slope, prm.intercept, prm.mode, (unsigned long long)bytes);
+	if (fam4)
+		run(AF_INET, algo, bytes, iters);
+	if (fam6)
+		run(AF_INET6, algo, bytes, iters);
+	return tap_finish();
+}
