@@ -360,6 +360,9 @@ static struct mltcp_algo *mltcp_algo_of(const struct sock *sk)
 /**
  * mltcp_sk_is_mltcp() - does a socket use an MLTCP congestion control?
  * @sk: socket
+ *
+ * Return: true when @sk is a TCP socket whose congestion control is a registered
+ *	MLTCP algorithm.
  */
 bool mltcp_sk_is_mltcp(const struct sock *sk)
 {

@@ -130,6 +130,8 @@ enum mltcp_event {
  * @intercept: Q10 intercept, <= MLTCP_INTERCEPT_MAX
  *
  * The ACK path reads both with one load, so it never sees a torn pair.
+ *
+ * Return: the packed word.
  */
 static inline u32 mltcp_params_pack(u32 slope, u32 intercept)
 {
@@ -304,6 +306,8 @@ static inline const char *mltcp_mode_name(int mode)
  * Wrap-safe: the difference is taken modulo 2^64; a counter that is
  * behind the mark (data written before the mark still being acked)
  * counts as 0.
+ *
+ * Return: bytes acked since @mark, at least 0.
  */
 static inline u64 mltcp_bytes_done(u64 acked, u64 mark)
 {
@@ -316,6 +320,8 @@ static inline u64 mltcp_bytes_done(u64 acked, u64 mark)
  * mltcp_ratio_q10() - bytes_ratio in Q10, clamped to [0, 1024]
  * @done: bytes of this iteration
  * @bpi: bytes per iteration, 0 = unknown (gives 0)
+ *
+ * Return: the Q10 ratio.
  */
 static inline u32 mltcp_ratio_q10(u64 done, u64 bpi)
 {
@@ -338,6 +344,8 @@ static inline u32 mltcp_ratio_q10(u64 done, u64 bpi)
  * mltcp_f_q10() - F(ratio) = slope * ratio + intercept, Q10
  * @params: packed slope/intercept (mltcp_params_pack())
  * @ratio: Q10 bytes_ratio in [0, 1024]
+ *
+ * Return: F in Q10.
  */
 static inline u32 mltcp_f_q10(u32 params, u32 ratio)
 {
@@ -354,6 +362,8 @@ static inline u32 mltcp_f_q10(u32 params, u32 ratio)
  *
  * Exactly 1024 while the size is unknown, in mode off, and in mode given
  * for sockets that got no hint.
+ *
+ * Return: F in Q10.
  */
 static inline u32 mltcp_sock_f_q10(const struct mltcp_sock *ms, int mode,
 				   u32 params, u64 acked)
@@ -377,6 +387,8 @@ static inline u32 mltcp_sock_f_q10(const struct mltcp_sock *ms, int mode,
  * calls the total credit is exactly F times the total acked (within one
  * segment), even for ACKs of a single segment.  With F == 1024 and a zero
  * carry the result is @acked and the carry stays zero.
+ *
+ * Return: the scaled credit, saturated at U32_MAX.
  */
 static inline u32 mltcp_scale_credit(u32 acked, u32 f_q10, u16 *carry)
 {
@@ -408,6 +420,8 @@ static inline u64 mltcp_median3(u64 a, u64 b, u64 c)
 /**
  * mltcp_learned_size() - learned bytes per iteration, 0 until known
  * @ms: socket state
+ *
+ * Return: the median of the last three iteration sizes, or 0.
  */
 static inline u64 mltcp_learned_size(const struct mltcp_sock *ms)
 {
@@ -447,6 +461,8 @@ static inline void mltcp_record_iter(struct mltcp_sock *ms, u64 size)
  * max(idle_ms, 2 * srtt).  The gap is measured from the last data sent,
  * so it includes about one RTT of waiting for that data's ACK: 2 * srtt
  * means the sender was really idle for about one RTT or more.
+ *
+ * Return: the threshold in microseconds, saturated at U32_MAX.
  */
 static inline u32 mltcp_idle_threshold_us(u32 idle_ms, u32 srtt_us)
 {
@@ -462,6 +478,8 @@ static inline u32 mltcp_idle_threshold_us(u32 idle_ms, u32 srtt_us)
  * @outstanding: bytes sent but not yet acked (snd_nxt - snd_una)
  * @gap_us: time since the last data transmission
  * @threshold_us: mltcp_idle_threshold_us()
+ *
+ * Return: true when the transmission follows an idle gap.
  */
 static inline bool mltcp_is_idle_gap(u32 outstanding, u32 gap_us,
 				     u32 threshold_us)
