@@ -76,6 +76,14 @@ void job_receiver_main(const struct job_env *e)
 	if (!buf || lfd < 0)
 		die(e, "receiver: socket: %s", strerror(errno));
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/*
+	 * Both ends run the job's algorithm, as on hosts configured alike. DCTCP needs it:
+	 * its SYN carries ECT, and a receiver not running an ECN-needing algorithm then
+	 * refuses ECN (RFC 3168), which drops the sender back to Reno.
+	 */
+	if (e->p->cc[0] &&
+	    setsockopt(lfd, IPPROTO_TCP, TCP_CONGESTION, e->p->cc, strlen(e->p->cc)))
+		die(e, "receiver: congestion control '%s': %s", e->p->cc, strerror(errno));
 	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(lfd, 1))
 		die(e, "receiver: bind/listen on port %u: %s", e->port, strerror(errno));
 	if (write_full(e->ready_fd, "R", 1))
