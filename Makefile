@@ -1,7 +1,9 @@
 # MLTCP top-level Makefile.
 #
 #   make              build the kernel modules (for KVER) and the userspace tools
+#   make demo         two training jobs under reno/cubic/dctcp and their MLTCP versions
 #   make check        deps, build, unit tests, then every selftest inside the QEMU bench
+#   make bench        the full benchmark matrix, writes bench/RESULTS.md
 #   make unit         userspace unit tests only (cmocka, host)
 #   make deps         install build/bench dependencies (Debian, root)
 #   make sparse       build the modules with sparse (C=1)
@@ -20,7 +22,7 @@ VM_TIMEOUT ?= 1500
 
 export KVER KDIR BUILD
 
-.PHONY: all modules userspace unit check deps deps-check sparse install clean selftests-vm
+.PHONY: all modules userspace unit check deps deps-check sparse install clean demo bench
 
 all: modules userspace
 
@@ -54,6 +56,14 @@ unit: userspace
 check: deps-check
 	@mkdir -p $(BUILD)
 	@scripts/check.sh
+
+# Two compatible jobs under each base algorithm and its MLTCP version, in the guest.
+demo: deps-check
+	scripts/bench.sh demo
+
+# The whole benchmark matrix, repeated; writes bench/RESULTS.md.
+bench: deps-check
+	scripts/bench.sh full
 
 install: modules userspace
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
