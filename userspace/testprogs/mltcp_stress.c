@@ -102,13 +102,19 @@ static void sockopt_call(int fd, uint64_t *s)
 	static const socklen_t lens[] = { 0, 4, 8, 8, 8, 9, 64, 64, 128 };
 	uint64_t buf[16];
 	socklen_t len = lens[rnd(s) % (sizeof(lens) / sizeof(lens[0]))];
-	int opt = MLTCP_SO_BASE - 2 + (int)(rnd(s) % 22);
+	static const int opts[] = {
+		MLTCP_SO_BYTES_PER_ITER, MLTCP_SO_ITER_BEGIN, MLTCP_SO_INFO,
+		MLTCP_SO_ABI_VERSION,
+	};
+	/* mostly MLTCP options, sometimes a neighbour */
+	int opt = rnd(s) % 4 ? opts[rnd(s) % 4] :
+		  MLTCP_SO_BASE - 2 + (int)(rnd(s) % 22);
 	void *p = rnd(s) % 16 ? (void *)buf : (rnd(s) & 1 ? NULL : (void *)8);
 	int ret;
 
 	buf[0] = rnd(s) % 4 ? rnd(s) % (1 << 24) :
 		 (rnd(s) & 1 ? rnd(s) : MLTCP_BYTES_PER_ITER_MAX);
-	if (rnd(s) & 1) {
+	if (opt < MLTCP_SO_INFO) {
 		ret = setsockopt(fd, MLTCP_SOL, opt, p, len);
 	} else {
 		socklen_t *lp = rnd(s) % 32 ? &len : NULL;

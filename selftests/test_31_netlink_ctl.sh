@@ -1,0 +1,225 @@
+#!/bin/bash
+# The "mltcp" generic netlink family through mltcpctl:
+#  - a clear message when the module is not loaded;
+#  - show (table and JSON) with the parameters and per-algorithm counters;
+#  - "sockets -j" lists exactly the MLTCP sockets of the caller's namespace (IPv4 and
+#    IPv6, 5-tuple and state matching what the sockets' owner reads with
+#    libmltcp), not the non-MLTCP connections there nor the MLTCP sockets of another
+#    namespace;
+#  - "set" changes F of existing and new sockets as documented (and mode off/given);
+#  - as an unprivileged user (setpriv --reuid=nobody), and as root of an
+#    unprivileged user namespace, set fails with EPERM and changes nothing, while
+#    show and sockets still work;
+#  - libmltcp-preload.so gives an unmodified program (iperf3) MLTCP and its bytes
+#    per iteration.
+. "$(dirname "$0")/lib.sh"
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+ML_BIN=${ML_BIN:-$top/build/bin}
+ML_LIB=${ML_LIB:-$top/build/lib}
+CTL=$ML_BIN/mltcpctl
+[ -x "$CTL" ] && [ -x "$ML_BIN/mltcp-hold" ] ||
+	{ echo "1..0 # SKIP userspace not built (make userspace)"; exit 0; }
+
+tap_plan 18
+
+# ---- module not loaded
+if [ ! -d /sys/module/mltcp ]; then
+	out=$("$CTL" show 2>&1)
+	rc=$?
+	[ $rc = 1 ] && grep -q "MLTCP module is not loaded" <<<"$out"
+	tap_result "without the module: exit 1 and \"$out\"" $?
+else
+	skip "mltcpctl without the module" "mltcp already loaded"
+fi
+
+ml_modprobe mltcp_reno && ml_modprobe mltcp_cubic || bail "load mltcp_reno and mltcp_cubic"
+orig=$("$CTL" -j show) || bail "mltcpctl -j show"
+vals=$(python3 -c '
+import json, sys
+p = json.loads(sys.argv[1]); print(p["slope"], p["intercept"], p["idle_ms"], p["mode"])' "$orig")
+read -r o_slope o_icpt o_idle o_mode <<<"$vals"
+at_exit "'$CTL' set slope $o_slope intercept $o_icpt idle_ms $o_idle mode $o_mode"
+"$CTL" set slope 1 intercept 1 idle_ms 10 mode learned || bail "mltcpctl set defaults"
+
+out=$("$CTL" show)
+grep -q "slope 1 intercept 1" <<<"$out" && grep -q "^mltcp_reno " <<<"$out" &&
+	grep -q "idle_ms 10 mode learned" <<<"$out"
+tap_result "mltcpctl show: parameters and a counter line per algorithm" $?
+printf '%s\n' "$out" | diag_stream
+
+python3 - "$("$CTL" -j show)" <<'P'
+import json, sys
+p = json.loads(sys.argv[1])
+names = {a["name"] for a in p["algorithms"]}
+assert p["abi_version"] == 1 and p["slope_q10"] == 1024 and p["intercept_q10"] == 1024
+assert p["idle_ms"] == 10 and p["mode"] == "learned"
+assert {"mltcp_reno", "mltcp_cubic"} <= names, names
+for a in p["algorithms"]:
+    assert set(a) == {"name", "sockets", "sockets_total", "iterations_learned", "iterations_given"}
+P
+tap_result "mltcpctl -j show: valid JSON with parameters and counters" $?
+
+# ---- held connections: NAME NS ARGS...; lines in HOLD_<NAME> after hold_read NAME
+hold_dir=$(mktemp -d)
+at_exit "rm -rf $hold_dir"
+declare -A HOLD_W HOLD_R
+hold_start() {
+	local name=$1 ns=$2 w r
+	shift 2
+	mkfifo "$hold_dir/$name.in" "$hold_dir/$name.out"
+	in_ns "$ns" "$ML_BIN/mltcp-hold" "$@" <"$hold_dir/$name.in" >"$hold_dir/$name.out" &
+	at_exit "kill $! 2>/dev/null"
+	exec {w}>"$hold_dir/$name.in"
+	exec {r}<"$hold_dir/$name.out"
+	HOLD_W[$name]=$w
+	HOLD_R[$name]=$r
+}
+# hold_read NAME: the connection lines up to "ready", into $hold_out
+hold_read() {
+	local line
+	hold_out=""
+	while IFS= read -r -t 30 line <&"${HOLD_R[$1]}"; do
+		[ "$line" = ready ] && return 0
+		hold_out+="$line"$'\n'
+	done
+	return 1
+}
+hold_state() {
+	echo state >&"${HOLD_W[$1]}"
+	hold_read "$1"
+}
+
+ml_netns NS_A a && ml_netns NS_B b || bail "network namespaces"
+hold_start a "$NS_A" -a mltcp_reno -n 4 -b 1048576 -s 524288
+hold_read a || bail "mltcp-hold in namespace a"
+held_a=$hold_out
+hold_start b "$NS_B" -a mltcp_cubic -n 1
+hold_read b || bail "mltcp-hold in namespace b"
+held_b=$hold_out
+# a connection on a non-MLTCP algorithm in namespace a
+in_ns "$NS_A" iperf3 -s -1 -p 5299 -D >/dev/null 2>&1
+wait_port "$NS_A" 5299 2>/dev/null || sleep 1
+in_ns "$NS_A" iperf3 -c 127.0.0.1 -p 5299 -t 20 -b 1M -C cubic >/dev/null 2>&1 &
+at_exit "kill $! 2>/dev/null"
+sleep 1
+printf '%s' "$held_a" | diag_stream
+
+# compare HELD SOCKETS_JSON [SLOPE INTERCEPT MODE]: the dump lists exactly the held
+# connections with the state their owner reads; F as expected from the parameters
+compare='
+import json, sys
+held, dump = sys.argv[1], json.loads(sys.argv[2])
+want = {}
+for line in held.splitlines():
+    _, i, fam, src, sport, dst, dport, bpi, this, f, iters, algo = line.split()
+    want[(fam, src, int(sport), dst, int(dport))] = dict(
+        bytes_per_iter=int(bpi), bytes_this_iter=int(this), f_q10=int(f),
+        iterations=int(iters), algo=algo)
+got = {(s["family"], s["src"], s["sport"], s["dst"], s["dport"]): s for s in dump}
+if set(got) != set(want):
+    sys.exit("dump %s != held %s" % (sorted(got), sorted(want)))
+for k, w in want.items():
+    s = got[k]
+    for field, v in w.items():
+        if s[field] != v:
+            sys.exit("%s: %s %s != %s" % (k, field, s[field], v))
+    if s["state"] != "ESTAB" or not s["size_given"] or not s["bounds_given"] or s["cwnd"] < 1:
+        sys.exit("%s: %s" % (k, s))
+    if len(sys.argv) > 3:
+        slope, icpt, mode = int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+        ratio = (s["bytes_this_iter"] << 10) // s["bytes_per_iter"]
+        f = 1024 if mode == "off" else ((slope * ratio) >> 10) + icpt
+        if s["bytes_ratio_q10"] != ratio or s["f_q10"] != f:
+            sys.exit("%s: ratio %d f %d, want %d %d" % (k, s["bytes_ratio_q10"], s["f_q10"], ratio, f))
+fams = {k[0] for k in got}
+print("%d sockets, families %s" % (len(got), sorted(fams)))
+'
+dump_a=$(in_ns "$NS_A" "$CTL" -j sockets)
+msg=$(python3 -c "$compare" "$held_a" "$dump_a" 1024 1024 learned 2>&1)
+tap_result "sockets -j in namespace a: exactly its 4 MLTCP sockets with their state ($msg)" $?
+msg=$(python3 -c "$compare" "$held_b" "$(in_ns "$NS_B" "$CTL" -j sockets)" 2>&1)
+tap_result "sockets -j in namespace b: exactly its mltcp_cubic socket ($msg)" $?
+out=$(in_ns "$NS_A" "$CTL" sockets)
+printf '%s\n' "$out" | diag_stream
+[ "$(grep -c ESTAB <<<"$out")" = 4 ] && grep -q '\[::1\]:' <<<"$out" && grep -q '127.0.0.1:' <<<"$out"
+tap_result "sockets table: 4 rows, IPv4 and IPv6 endpoints" $?
+
+# ---- set changes existing and new sockets
+tap_check "mltcpctl set slope 2 intercept 0.5" "$CTL" set slope 2 intercept 0.5
+hold_state a && held_a=$hold_out
+msg=$(python3 -c "$compare" "$held_a" "$(in_ns "$NS_A" "$CTL" -j sockets)" 2048 512 learned 2>&1)
+tap_result "existing sockets use the new F = 2 * ratio + 0.5 ($msg)" $?
+hold_start c "$NS_A" -a mltcp_cubic -n 2 -b 2000000 -s 1500000
+hold_read c && held_c=$hold_out
+msg=$(python3 -c "$compare" "$held_a$held_c" "$(in_ns "$NS_A" "$CTL" -j sockets)" 2048 512 learned 2>&1)
+tap_result "new sockets use it too, and the dump now lists 6 ($msg)" $?
+"$CTL" set mode off
+hold_state a && held_a=$hold_out
+hold_state c && held_c=$hold_out
+msg=$(python3 -c "$compare" "$held_a$held_c" "$(in_ns "$NS_A" "$CTL" -j sockets)" 2048 512 off 2>&1)
+tap_result "mode off: F = 1 for all sockets ($msg)" $?
+"$CTL" set mode given
+hold_state a && held_a=$hold_out
+hold_state c && held_c=$hold_out
+msg=$(python3 -c "$compare" "$held_a$held_c" "$(in_ns "$NS_A" "$CTL" -j sockets)" 2048 512 given 2>&1)
+tap_result "mode given: sockets with hints use F ($msg)" $?
+
+# ---- privilege
+before=$("$CTL" -j show)
+out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$CTL" set slope 3 intercept 2 2>&1)
+rc=$?
+[ $rc = 1 ] && grep -q "permission denied" <<<"$out"
+tap_result "as nobody, set fails with EPERM: \"$out\"" $?
+[ "$("$CTL" -j show)" = "$before" ]
+tap_result "and nothing changed" $?
+setpriv --reuid=nobody --regid=nogroup --clear-groups "$CTL" -j show >/dev/null &&
+	in_ns "$NS_A" setpriv --reuid=nobody --regid=nogroup --clear-groups "$CTL" -j sockets |
+	python3 -c 'import json,sys; assert len(json.load(sys.stdin)) == 6'
+tap_result "as nobody, show and sockets work" $?
+if setpriv --reuid=nobody --regid=nogroup --clear-groups unshare -Urn true 2>/dev/null; then
+	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups unshare -Urn "$CTL" set slope 3 2>&1)
+	rc=$?
+	[ $rc = 1 ] && grep -q "permission denied" <<<"$out" && [ "$("$CTL" -j show)" = "$before" ]
+	tap_result "root of an unprivileged user namespace: EPERM, nothing changed" $?
+else
+	skip "root of an unprivileged user namespace" "unprivileged user namespaces disabled"
+fi
+
+# ---- closing the held sockets removes them from the dump
+echo quit >&"${HOLD_W[c]}"
+sleep 0.5
+n=$(in_ns "$NS_A" "$CTL" -j sockets | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+[ "$n" = 4 ]
+tap_result "after one holder quit, the dump lists its remaining 4 ($n)" $?
+
+# ---- LD_PRELOAD
+"$CTL" set mode learned
+ml_netns NS_C c || bail "namespace c"
+in_ns "$NS_C" iperf3 -s -1 -p 5301 -D >/dev/null 2>&1
+wait_port "$NS_C" 5301 2>/dev/null || sleep 1
+in_ns "$NS_C" env LD_PRELOAD="$ML_LIB/libmltcp-preload.so" MLTCP_CC=mltcp_reno \
+	MLTCP_BYTES_PER_ITER=3000000 MLTCP_DEBUG=1 \
+	iperf3 -c 127.0.0.1 -p 5301 -t 4 -b 20M >/dev/null 2>"$hold_dir/preload.err" &
+client=$!
+sleep 2
+dump_c=$(in_ns "$NS_C" "$CTL" -j sockets)
+wait $client
+rc=$?
+python3 - "$dump_c" <<'P'
+import json, sys
+d = json.loads(sys.argv[1])
+assert len(d) >= 2, d           # iperf3's control and data connections
+for s in d:
+    assert s["algo"] == "mltcp_reno" and s["bytes_per_iter"] == 3000000 and s["size_given"], s
+    assert s["dport"] == 5301, s
+P
+[ $? = 0 ] && [ $rc = 0 ] && [ ! -s "$hold_dir/preload.err" ]
+tap_result "LD_PRELOAD=libmltcp-preload.so: iperf3's connections run mltcp_reno with 3000000 bytes per iteration" $?
+[ -s "$hold_dir/preload.err" ] && diag_stream <"$hold_dir/preload.err"
+
+tap_check "counters: mltcp_reno saw the sockets (sockets_total > 0)" python3 -c '
+import json, sys
+p = json.loads(sys.argv[1])
+assert [a for a in p["algorithms"] if a["name"] == "mltcp_reno" and a["sockets_total"] >= 6]' "$("$CTL" -j show)"
+tap_done
