@@ -37,7 +37,7 @@ static int mltcp_mode = MLTCP_MODE_LEARNED;
 /* Serialises writers of the parameters (sysfs and control plane). */
 static DEFINE_MUTEX(mltcp_param_lock);
 
-static LIST_HEAD(mltcp_algos);
+LIST_HEAD(mltcp_algos);
 static DEFINE_MUTEX(mltcp_algos_lock);
 
 /* ---- global parameters ------------------------------------------------ */
@@ -595,13 +595,14 @@ static int __init mltcp_core_init(void)
 	BUILD_BUG_ON(sizeof(struct mltcp_sock) != 48);
 	BUILD_BUG_ON(sizeof(struct mltcp_sock) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(MLTCP_SLOPE_MAX > 0xffff || MLTCP_INTERCEPT_MAX > 0xffff);
-	return 0;
+	return mltcp_ctl_init();
 }
 
 static void __exit mltcp_core_exit(void)
 {
 	/* Algorithm modules depend on us, so they are all gone by now. */
 	WARN_ON_ONCE(!list_empty(&mltcp_algos));
+	mltcp_ctl_exit();
 }
 
 module_init(mltcp_core_init);

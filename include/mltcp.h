@@ -142,4 +142,13 @@ extern const struct kernel_param_ops mltcp_param_iters_given_ops;
 int mltcp_ctl_init(void);
 void mltcp_ctl_exit(void);
 
+/*
+ * The registry of MLTCP algorithms, for the control plane in this module
+ * (not exported): an RCU list of struct mltcp_algo linked by @node.
+ * Writers are mltcp_register()/mltcp_unregister(); readers walk it under
+ * rcu_read_lock(), and an algorithm stays valid until the end of the
+ * read-side section (mltcp_unregister() waits with synchronize_rcu()).
+ */
+extern struct list_head mltcp_algos;
+
 #endif /* _MLTCP_H */
