@@ -22,7 +22,7 @@ run_prog() {
 	tap_result "$desc ($(grep -c '^ok' <<<"$out") checks passed, $(grep -c '^not ok' <<<"$out") failed)" $rc
 }
 
-tap_plan 6
+tap_plan 7
 ml_modprobe mltcp_reno && ml_modprobe mltcp_cubic || bail "load mltcp_reno and mltcp_cubic"
 ml_netns NS st || bail "network namespace"
 params=$("$ML_BIN/mltcpctl" -j show) || bail "mltcpctl show"
@@ -43,6 +43,41 @@ run_prog "mltcp_reno, slope 0.5 intercept 1.25: F follows the new parameters" \
 "$ML_BIN/mltcpctl" set slope 2 intercept 0.25 mode given
 run_prog "mltcp_cubic, slope 2 intercept 0.25, mode given (hinted sockets use F)" \
 	in_ns "$NS" "$ML_BIN/mltcp-state-test" -a mltcp_cubic -i 3
+
+"$ML_BIN/mltcpctl" set slope 1 intercept 1 mode learned
+out=$(in_ns "$NS" env MLTCP_LIBRARY="$ML_BIN/../lib/libmltcp.so.1" \
+	python3 - "$(dirname "$0")/../userspace/python" 2>&1 <<'P'
+import fcntl, socket, struct, sys, termios, time, threading
+sys.path.insert(0, sys.argv[1])
+import mltcp
+srv = socket.socket(socket.AF_INET6)
+srv.bind(("::1", 0)); srv.listen()
+cli = socket.socket(socket.AF_INET6)
+mltcp.enable(cli, "mltcp_cubic")
+mltcp.set_bytes_per_iter(cli, 200000)     # before connect: kept
+cli.connect(srv.getsockname()[:2])
+peer, _ = srv.accept()
+threading.Thread(target=lambda: [None for _ in iter(lambda: peer.recv(65536), b"")], daemon=True).start()
+mltcp.register(cli)
+mltcp.iteration_begin_all()
+cli.sendall(bytes(100000))
+for _ in range(500):
+    if struct.unpack("i", fcntl.ioctl(cli, termios.TIOCOUTQ, b"\0" * 4))[0] == 0:
+        break
+    time.sleep(0.01)
+st = mltcp.get_state(cli)
+print(st)
+assert mltcp.abi_version() == 1 and st.algo == "mltcp_cubic" and st.size_given and st.bounds_given
+assert (st.bytes_per_iter, st.bytes_this_iter, st.bytes_ratio_q10, st.f_q10, st.iterations) == (200000, 100000, 512, 1536, 0), st
+mltcp.iteration_begin_all()
+assert mltcp.get_state(cli).iterations == 1
+mltcp.unregister(cli)
+print("ok")
+P
+)
+rc=$?
+printf '%s\n' "$out" | diag_stream
+tap_result "Python binding (ctypes): size before connect, registry begin, state 100000/200000 -> ratio 0.5, F 1.5" $rc
 
 "$ML_BIN/mltcpctl" set slope 1 intercept 1 mode off
 run_prog "mode off: F stays 1 through the iteration" \
