@@ -539,8 +539,7 @@ void mltcp_netlink_exit(void)
 /**
  * mltcp_ctl_init() - register the control plane
  *
- * Called from the core's module init.
- *
+ * Context: the core's module init.
  * Return: 0 or a negative errno; nothing stays registered on failure.
  */
 int mltcp_ctl_init(void)
@@ -559,7 +558,7 @@ int mltcp_ctl_init(void)
 /**
  * mltcp_ctl_exit() - unregister the control plane
  *
- * Called from the core's module exit.
+ * Context: the core's module exit.
  */
 void mltcp_ctl_exit(void)
 {
