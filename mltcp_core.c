@@ -29,6 +29,9 @@
 
 #include "mltcp.h"
 
+#define CREATE_TRACE_POINTS
+#include "mltcp_trace.h"
+
 /* slope and intercept packed in one word: one load on the ACK path */
 static u32 mltcp_fparams = MLTCP_SLOPE_DEFAULT |
 			   (MLTCP_INTERCEPT_DEFAULT << 16);
@@ -385,6 +388,7 @@ void mltcp_ca_init(struct sock *sk)
 
 	mltcp_sock_init(ms, tcp_sk(sk)->bytes_acked);
 	ms->flags |= MLTCP_SF_INIT;
+	ms->start_ms = tcp_time_stamp_raw();
 	if (!counted) {
 		struct mltcp_algo *algo = mltcp_algo_of(sk);
 
@@ -416,6 +420,17 @@ void mltcp_ca_release(struct sock *sk)
 	}
 }
 EXPORT_SYMBOL_GPL(mltcp_ca_release);
+
+/* An iteration just ended on @sk: report it and start timing the next. */
+static void mltcp_iteration_done(struct sock *sk, bool given)
+{
+	struct mltcp_sock *ms = mltcp_sk(sk);
+	u32 now = tcp_time_stamp_raw();
+
+	trace_mltcp_iteration(sk, mltcp_last_iter_bytes(ms), now - ms->start_ms,
+			      given, ms->bytes_per_iter, ms->iters);
+	ms->start_ms = now;
+}
 
 /*
  * Time since the last data transmission, in microseconds.  tp->lsndtime
@@ -458,6 +473,7 @@ void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 
 		if (algo)
 			atomic_long_inc(&algo->iters_learned);
+		mltcp_iteration_done(sk, false);
 	}
 }
 EXPORT_SYMBOL_GPL(mltcp_ca_cwnd_event);
@@ -478,8 +494,10 @@ u32 mltcp_ai_credit(struct sock *sk, u32 acked)
 	u32 f = mltcp_sock_f_q10(ms, READ_ONCE(mltcp_mode),
 				 READ_ONCE(mltcp_fparams),
 				 tcp_sk(sk)->bytes_acked);
+	u32 credit = mltcp_scale_credit(acked, f, &ms->carry);
 
-	return mltcp_scale_credit(acked, f, &ms->carry);
+	trace_mltcp_ack(sk, ms, f, acked, credit);
+	return credit;
 }
 EXPORT_SYMBOL_GPL(mltcp_ai_credit);
 
@@ -551,8 +569,13 @@ int mltcp_iteration_begin(struct sock *sk, u64 bytes)
 	if (!algo)
 		return -EOPNOTSUPP;
 	if (mltcp_iter_begin(mltcp_sk(sk), tp->bytes_acked,
-			     tp->write_seq - tp->snd_una, bytes) == MLTCP_EV_GIVEN)
+			     tp->write_seq - tp->snd_una, bytes) == MLTCP_EV_GIVEN) {
 		atomic_long_inc(&algo->iters_given);
+		mltcp_iteration_done(sk, true);
+	} else {
+		/* The first mark only starts the clock. */
+		mltcp_sk(sk)->start_ms = tcp_time_stamp_raw();
+	}
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mltcp_iteration_begin);
@@ -592,7 +615,7 @@ EXPORT_SYMBOL_GPL(mltcp_get_state);
 
 static int __init mltcp_core_init(void)
 {
-	BUILD_BUG_ON(sizeof(struct mltcp_sock) != 48);
+	BUILD_BUG_ON(sizeof(struct mltcp_sock) != 56);
 	BUILD_BUG_ON(sizeof(struct mltcp_sock) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(MLTCP_SLOPE_MAX > 0xffff || MLTCP_INTERCEPT_MAX > 0xffff);
 	return mltcp_ctl_init();

@@ -96,7 +96,7 @@ enum mltcp_mode {
 #define MLTCP_SF_HINTED		(MLTCP_SF_SIZE_GIVEN | MLTCP_SF_BOUNDS_GIVEN)
 
 /**
- * struct mltcp_sock - per-socket MLTCP state (48 bytes)
+ * struct mltcp_sock - per-socket MLTCP state (56 bytes)
  * @mark: value of bytes_acked at which the current iteration started
  * @bytes_per_iter: effective bytes per iteration (given or learned), 0 = unknown
  * @hist: sizes of the last completed iterations, oldest first
@@ -104,6 +104,8 @@ enum mltcp_mode {
  * @carry: Q10 remainder of the scaled ACK credit, always < 1024
  * @flags: MLTCP_SF_*
  * @nhist: number of valid entries in @hist
+ * @start_ms: when the current iteration started, in the caller's clock
+ *	(milliseconds); only reported (tracepoints), never used in the math
  */
 struct mltcp_sock {
 	u64 mark;
@@ -113,6 +115,7 @@ struct mltcp_sock {
 	u16 carry;
 	u8 flags;
 	u8 nhist;
+	u32 start_ms;
 };
 
 /* What an event did to the iteration state. */
@@ -451,6 +454,17 @@ static inline void mltcp_record_iter(struct mltcp_sock *ms, u64 size)
 	ms->iters++;
 	if (!(ms->flags & MLTCP_SF_SIZE_GIVEN))
 		ms->bytes_per_iter = mltcp_learned_size(ms);
+}
+
+/**
+ * mltcp_last_iter_bytes() - size of the most recently completed iteration
+ * @ms: socket state
+ *
+ * Return: its bytes, or 0 when no iteration was completed yet.
+ */
+static inline u64 mltcp_last_iter_bytes(const struct mltcp_sock *ms)
+{
+	return ms->nhist ? ms->hist[ms->nhist - 1] : 0;
 }
 
 /**

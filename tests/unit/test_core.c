@@ -464,7 +464,8 @@ static void test_sock_size(void **state)
 {
 	(void)state;
 	/* icsk_ca_priv is 104 bytes on 6.1; CUBIC adds 32 and DCTCP 25 */
-	assert_int_equal(sizeof(struct mltcp_sock), 48);
+	assert_true(sizeof(struct mltcp_sock) + 32 <= 104);
+	assert_int_equal(sizeof(struct mltcp_sock) % 8, 0);
 }
 
 int main(void)

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MLTCP tracepoints (/sys/kernel/tracing/events/mltcp/):
+ *
+ *   mltcp_iteration  an iteration ended on a socket: its bytes, how long it
+ *                    took and whether the boundary was given or learned
+ *   mltcp_ack        one ACK's F sample in congestion avoidance; costs a
+ *                    patched-out branch while disabled (static key), and
+ *                    everything it records is read inside the enabled path
+ *
+ * Usage: perf trace -e 'mltcp:*', or
+ *   bpftrace -e 'tracepoint:mltcp:mltcp_iteration { @[args->source] = count(); }'
+ * Addresses are stored as IPv6; IPv4 ones as v4-mapped (::ffff:a.b.c.d).
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM mltcp
+
+#if !defined(_MLTCP_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _MLTCP_TRACE_H
+
+#include <linux/ipv6.h>
+#include <linux/tracepoint.h>
+#include <net/inet_sock.h>
+#include <net/ipv6.h>
+#include <net/tcp.h>
+
+#ifndef _MLTCP_TRACE_HELPERS
+#define _MLTCP_TRACE_HELPERS
+/* Local and remote address of @sk as IPv6, v4-mapped for IPv4 sockets. */
+static inline void mltcp_trace_addrs(const struct sock *sk, struct in6_addr *saddr,
+				     struct in6_addr *daddr)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6) {
+		*saddr = sk->sk_v6_rcv_saddr;
+		*daddr = sk->sk_v6_daddr;
+		return;
+	}
+#endif
+	ipv6_addr_set_v4mapped(inet_sk(sk)->inet_saddr, saddr);
+	ipv6_addr_set_v4mapped(inet_sk(sk)->inet_daddr, daddr);
+}
+#endif
+
+TRACE_EVENT(mltcp_iteration,
+
+	TP_PROTO(const struct sock *sk, u64 bytes, u32 duration_ms, bool given,
+		 u64 bytes_per_iter, u32 iterations),
+
+	TP_ARGS(sk, bytes, duration_ms, given, bytes_per_iter, iterations),
+
+	TP_STRUCT__entry(
+		__field(const void *, skaddr)
+		__array(__u8, saddr, sizeof(struct in6_addr))
+		__array(__u8, daddr, sizeof(struct in6_addr))
+		__field(__u16, sport)
+		__field(__u16, dport)
+		__field(__u64, bytes)
+		__field(__u64, bytes_per_iter)
+		__field(__u32, duration_ms)
+		__field(__u32, iterations)
+		__field(bool, given)
+	),
+
+	TP_fast_assign(
+		mltcp_trace_addrs(sk, (struct in6_addr *)__entry->saddr,
+				  (struct in6_addr *)__entry->daddr);
+		__entry->skaddr = sk;
+		__entry->sport = ntohs(inet_sk(sk)->inet_sport);
+		__entry->dport = ntohs(inet_sk(sk)->inet_dport);
+		__entry->bytes = bytes;
+		__entry->bytes_per_iter = bytes_per_iter;
+		__entry->duration_ms = duration_ms;
+		__entry->iterations = iterations;
+		__entry->given = given;
+	),
+
+	TP_printk("src=[%pI6c]:%u dst=[%pI6c]:%u source=%s bytes=%llu duration_ms=%u bytes_per_iter=%llu iterations=%u",
+		  __entry->saddr, __entry->sport, __entry->daddr, __entry->dport,
+		  __entry->given ? "given" : "learned", __entry->bytes,
+		  __entry->duration_ms, __entry->bytes_per_iter, __entry->iterations)
+);
+
+TRACE_EVENT(mltcp_ack,
+
+	TP_PROTO(const struct sock *sk, const struct mltcp_sock *ms, u32 f,
+		 u32 acked, u32 credit),
+
+	TP_ARGS(sk, ms, f, acked, credit),
+
+	TP_STRUCT__entry(
+		__field(const void *, skaddr)
+		__field(__u16, sport)
+		__field(__u16, dport)
+		__field(__u64, bytes_this_iter)
+		__field(__u64, bytes_per_iter)
+		__field(__u32, ratio)
+		__field(__u32, f)
+		__field(__u32, acked)
+		__field(__u32, credit)
+		__field(__u32, cwnd)
+	),
+
+	TP_fast_assign(
+		__entry->skaddr = sk;
+		__entry->sport = ntohs(inet_sk(sk)->inet_sport);
+		__entry->dport = ntohs(inet_sk(sk)->inet_dport);
+		__entry->bytes_this_iter = mltcp_bytes_done(tcp_sk(sk)->bytes_acked, ms->mark);
+		__entry->bytes_per_iter = ms->bytes_per_iter;
+		__entry->ratio = mltcp_ratio_q10(__entry->bytes_this_iter, ms->bytes_per_iter);
+		__entry->f = f;
+		__entry->acked = acked;
+		__entry->credit = credit;
+		__entry->cwnd = tcp_snd_cwnd(tcp_sk(sk));
+	),
+
+	TP_printk("sport=%u dport=%u bytes_this_iter=%llu bytes_per_iter=%llu ratio_q10=%u f_q10=%u acked=%u credit=%u cwnd=%u",
+		  __entry->sport, __entry->dport, __entry->bytes_this_iter,
+		  __entry->bytes_per_iter, __entry->ratio, __entry->f, __entry->acked,
+		  __entry->credit, __entry->cwnd)
+);
+
+#endif /* _MLTCP_TRACE_H */
+
+/* This header lives outside include/trace/events: tell define_trace.h where. */
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE mltcp_trace
+#include <trace/define_trace.h>

@@ -1,0 +1,61 @@
+#!/bin/bash
+# The mltcp tracepoints exist under tracefs and fire during transfers: mltcp_ack per
+# ACK in congestion avoidance, mltcp_iteration at each iteration boundary, learned
+# (idle gaps, no hints) and given (mltcp-bench --hints through libmltcp).
+#
+#   mltcp-bench's own dumbbell: sender ── router ══ tbf 100 Mbit/s ══> switch ── receiver
+. "$(dirname "$0")/lib.sh"
+
+ML_BIN=${ML_BIN:-$(cd "$(dirname "$0")/.." && pwd)/build/bin}
+T=/sys/kernel/tracing
+tap_plan 7
+[ -x "$ML_BIN/mltcp-bench" ] || bail "mltcp-bench is built ($ML_BIN; make userspace)"
+[ -d "$T/events" ] || mount -t tracefs tracefs "$T" || bail "tracefs is mounted"
+ml_modprobe mltcp_reno || bail "load mltcp_reno"
+
+[ -d "$T/events/mltcp/mltcp_iteration" ] && [ -d "$T/events/mltcp/mltcp_ack" ]
+tap_result "events mltcp:mltcp_iteration and mltcp:mltcp_ack are listed" $?
+
+at_exit "echo 0 >$T/events/mltcp/enable; echo >$T/trace"
+echo >"$T/trace"
+echo 1 >"$T/events/mltcp/enable" || bail "enable the mltcp events"
+tmp=$(mktemp -d)
+at_exit "rm -rf $tmp"
+
+# bench RUN_ARGS...: 6 iterations of 120 ms compute + 400 kB, one job, mltcp_reno.
+bench() {
+	"$ML_BIN/mltcp-bench" -q --no-ideal -j compute_ms=120,bytes=400k,iterations=6 \
+		--cc mltcp_reno -o "$tmp/$1" "${@:2}" >"$tmp/$1.log" 2>&1
+}
+bench learned
+tap_result "a 6-iteration job runs with mltcp_reno (no hints)" $?
+cp "$T/trace" "$tmp/learned.trace"
+echo >"$T/trace"
+bench given --hints
+tap_result "the same job runs with --hints" $?
+cp "$T/trace" "$tmp/given.trace"
+echo 0 >"$T/events/mltcp/enable"
+
+acks=$(grep -c 'mltcp_ack:' "$tmp/learned.trace")
+diag "mltcp_ack events in the learned run: $acks"
+[ "$acks" -gt 0 ] && grep -m1 'mltcp_ack:' "$tmp/learned.trace" | grep -q 'f_q10=[0-9]* .*cwnd='
+tap_result "mltcp_ack fires during the transfer and carries F and cwnd" $?
+
+n=$(grep -c 'mltcp_iteration:.*source=learned' "$tmp/learned.trace")
+diag "learned iteration events: $n"
+grep 'mltcp_iteration:' "$tmp/learned.trace" | head -n 3 | diag_stream
+# Idle gaps end iterations 1..5 (the first transmission after each compute phase).
+[ "$n" -ge 4 ] && [ "$n" -le 6 ]
+tap_result "mltcp_iteration fires once per idle gap with source=learned" $?
+grep 'mltcp_iteration:.*source=learned' "$tmp/learned.trace" | sed -n 2p |
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+	     END { exit !(v["bytes"] >= 400000 && v["bytes"] < 420000 &&
+	                  v["duration_ms"] >= 100 && v["duration_ms"] < 2000) }'
+tap_result "a learned iteration reports its bytes (~400 kB) and duration" $?
+
+n=$(grep -c 'mltcp_iteration:.*source=given' "$tmp/given.trace")
+diag "given iteration events: $n"
+# Six begin marks complete five iterations.
+[ "$n" = 5 ] && ! grep -q 'source=learned' "$tmp/given.trace"
+tap_result "with hints, each begin mark after the first ends one iteration (source=given)" $?
+tap_done
