@@ -24,7 +24,7 @@ fi
 
 pkgs=(
 	build-essential bc kmod cpio busybox-static qemu-system-x86 qemu-utils
-	iproute2 iputils-ping iperf3 procps util-linux ethtool python3
+	iproute2 iputils-ping iperf3 jq procps util-linux ethtool python3
 	pkg-config libcmocka-dev libmnl-dev sparse gnuplot-nox
 )
 

@@ -223,13 +223,8 @@ _link_up() {
 
 # bottleneck_stats: "sent_bytes dropped marked" of the bottleneck qdiscs.
 bottleneck_stats() {
-	in_ns "$NS_RT" tc -s -j qdisc show dev bn0 | python3 -c '
-import json, sys
-qs = json.load(sys.stdin)
-root = [q for q in qs if q.get("root")][0]
-marked = sum(q.get("marked", 0) for q in qs)
-drops = sum(q.get("drops", 0) for q in qs)
-print(root["bytes"], drops, marked)'
+	in_ns "$NS_RT" tc -s -j qdisc show dev bn0 |
+		jq -r '[(.[] | select(.root) | .bytes), (map(.drops // 0) | add), (map(.marked // 0) | add)] | @tsv'
 }
 
 # ---------------------------------------------------------------- traffic --------
@@ -290,13 +285,10 @@ iperf_goodput_mbit() {
 		echo "iperf3 to $dst failed: $(printf '%s' "$json" | head -c 400)" >&2
 		return 1
 	}
-	printf '%s' "$json" | python3 -c '
-import json, sys
-r = json.load(sys.stdin)
-print("%.2f" % (r["end"]["sum_received"]["bits_per_second"] / 1e6))'
+	printf '%s' "$json" | jq -r '.end.sum_received.bits_per_second / 1e6 * 100 | round / 100'
 }
 
 # within_pct A B PCT: true when A is within PCT percent of B.
 within_pct() {
-	python3 -c 'import sys; a, b, p = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= b * p / 100 else 1)' "$@"
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
 }
