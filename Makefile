@@ -20,7 +20,10 @@ PREFIX ?= /usr/local
 BUILD := $(CURDIR)/build
 VM_TIMEOUT ?= 1500
 
-export KVER KDIR BUILD
+# KVER/KDIR reach scripts and sub-makes only when the user set them (make passes
+# command-line and environment variables on): the defaults above may be computed
+# before `make deps` could tell the version, and scripts/check.sh works it out again.
+export BUILD
 
 .PHONY: all modules userspace unit check deps deps-check sparse install clean demo bench
 

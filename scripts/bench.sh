@@ -21,7 +21,8 @@ stamp=$(date -u +%Y%m%d-%H%M%S)
 res=${RESULTS:-$top/results/$mode-$stamp}
 mkdir -p "$res"
 res=$(cd "$res" && pwd)
-kver=${KVER:-$(scripts/default-kver)}
+export KVER=${KVER:-$(scripts/default-kver)}
+kver=$KVER
 
 echo "bench: building modules and tools for $kver" >&2
 make --no-print-directory -s modules userspace >"$res/build.log" 2>&1 ||
