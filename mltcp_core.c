@@ -14,6 +14,7 @@
  *   idle_ms           floor of the idle threshold; the threshold is
  *                     max(idle_ms, 2 * srtt).
  *   mode              learned | given | off.
+ *   decrease          also divide the multiplicative decrease by F (bool).
  * Counters of each algorithm: /sys/module/mltcp_<algo>/parameters/.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -37,6 +38,7 @@ static u32 mltcp_fparams = MLTCP_SLOPE_DEFAULT |
 			   (MLTCP_INTERCEPT_DEFAULT << 16);
 static u32 mltcp_idle_ms = MLTCP_IDLE_MS_DEFAULT;
 static int mltcp_mode = MLTCP_MODE_LEARNED;
+static bool mltcp_scale_decrease;
 /* Serialises writers of the parameters (sysfs and control plane). */
 static DEFINE_MUTEX(mltcp_param_lock);
 
@@ -252,6 +254,9 @@ MODULE_PARM_DESC(intercept,
 module_param_cb(idle_ms, &mltcp_idle_ms_ops, NULL, 0644);
 MODULE_PARM_DESC(idle_ms,
 		 "Idle gap ending a learned iteration: max(idle_ms, 2*srtt); [1, 60000] (default 10)");
+module_param_named(decrease, mltcp_scale_decrease, bool, 0644);
+MODULE_PARM_DESC(decrease,
+		 "Also divide the multiplicative decrease by F (default N: F scales the increase only)");
 module_param_cb(mode, &mltcp_mode_ops, NULL, 0644);
 MODULE_PARM_DESC(mode,
 		 "learned (default): learn unless hinted; given: only hinted sockets; off: F = 1");
@@ -527,6 +532,47 @@ void mltcp_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 		tcp_cong_avoid_ai(tp, tcp_snd_cwnd(tp), acked);
 }
 EXPORT_SYMBOL_GPL(mltcp_reno_cong_avoid);
+
+/**
+ * mltcp_decrease() - apply F to a multiplicative decrease
+ * @sk: socket
+ * @cwnd: window before the decrease
+ * @reduced: the base algorithm's reduced window (its ssthresh)
+ *
+ * With the ``decrease`` parameter set, the cut cwnd - @reduced is divided
+ * by F, so the flow further through its iteration also backs off less
+ * (the MLTCP papers apply the same principle to the decrease).  Off (the
+ * default), or with F = 1, @reduced is returned unchanged.  Runs once
+ * per congestion event, not per ACK.
+ *
+ * Return: the window to use as ssthresh.
+ */
+u32 mltcp_decrease(struct sock *sk, u32 cwnd, u32 reduced)
+{
+	struct mltcp_sock *ms = mltcp_sk(sk);
+
+	if (!READ_ONCE(mltcp_scale_decrease))
+		return reduced;
+	return mltcp_soften_cut(cwnd, reduced,
+				mltcp_sock_f_q10(ms, READ_ONCE(mltcp_mode),
+						 READ_ONCE(mltcp_fparams),
+						 tcp_sk(sk)->bytes_acked));
+}
+EXPORT_SYMBOL_GPL(mltcp_decrease);
+
+/**
+ * mltcp_reno_ssthresh() - Reno's halving, through mltcp_decrease()
+ * @sk: socket
+ *
+ * Shared by mltcp_reno and mltcp_dctcp without ECN.
+ *
+ * Return: the new ssthresh.
+ */
+u32 mltcp_reno_ssthresh(struct sock *sk)
+{
+	return mltcp_decrease(sk, tcp_snd_cwnd(tcp_sk(sk)), tcp_reno_ssthresh(sk));
+}
+EXPORT_SYMBOL_GPL(mltcp_reno_ssthresh);
 
 /* ---- control plane ---------------------------------------------------- */
 

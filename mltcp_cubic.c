@@ -200,7 +200,7 @@ static u32 mltcp_cubic_ssthresh(struct sock *sk)
 	else
 		ca->w_max = cwnd;
 	ca->cwnd_prior = cwnd;
-	return max((u32)(((u64)cwnd * CUBIC_BETA) >> 10), 2U);
+	return mltcp_decrease(sk, cwnd, max((u32)(((u64)cwnd * CUBIC_BETA) >> 10), 2U));
 }
 
 /* Spurious congestion event (4.9): back to the previous curve. */

@@ -124,10 +124,10 @@ static u32 mltcp_dctcp_ssthresh(struct sock *sk)
 	u32 cwnd = tcp_snd_cwnd(tp);
 
 	if (!dctcp_ecn_ok(tp))
-		return tcp_reno_ssthresh(sk);
+		return mltcp_reno_ssthresh(sk);
 	/* cwnd * (1 - alpha / 2) */
-	return max(cwnd - (u32)(((u64)cwnd * ca->alpha) >>
-				(DCTCP_ALPHA_SHIFT + 1)), 2U);
+	return mltcp_decrease(sk, cwnd, max(cwnd - (u32)(((u64)cwnd * ca->alpha) >>
+						      (DCTCP_ALPHA_SHIFT + 1)), 2U));
 }
 
 /* Loss: respond like standard TCP, cwnd / 2 of the window before it. */
@@ -135,7 +135,8 @@ static void dctcp_react_to_loss(struct sock *sk, u32 cwnd_before)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 
-	tp->snd_ssthresh = min(tp->snd_ssthresh, max(cwnd_before >> 1, 2U));
+	tp->snd_ssthresh = min(tp->snd_ssthresh,
+			       mltcp_decrease(sk, cwnd_before, max(cwnd_before >> 1, 2U)));
 }
 
 static void mltcp_dctcp_set_state(struct sock *sk, u8 new_state)
@@ -228,7 +229,7 @@ static size_t mltcp_dctcp_get_info(struct sock *sk, u32 ext, int *attr,
 static struct tcp_congestion_ops mltcp_dctcp_noecn = {
 	.release	= mltcp_ca_release,
 	.cwnd_event	= mltcp_ca_cwnd_event,
-	.ssthresh	= tcp_reno_ssthresh,
+	.ssthresh	= mltcp_reno_ssthresh,
 	.cong_avoid	= mltcp_reno_cong_avoid,
 	.undo_cwnd	= tcp_reno_undo_cwnd,
 	.get_info	= mltcp_dctcp_get_info,

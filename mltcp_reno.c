@@ -3,7 +3,8 @@
  * mltcp_reno: TCP Reno (RFC 5681) whose congestion-avoidance increase is
  * scaled by MLTCP's F.  Slow start, the halving on loss and undo are the
  * kernel's own Reno helpers; the scaled increase is mltcp_reno_cong_avoid()
- * in the core.  Per-socket state is only the MLTCP state.
+ * and the halving (softened by F if the core's ``decrease`` parameter is
+ * set) mltcp_reno_ssthresh() in the core.  Per-socket state is only the MLTCP state.
  */
 #include <linux/module.h>
 #include <net/tcp.h>
@@ -18,7 +19,7 @@ static struct mltcp_algo mltcp_reno_algo = {
 	.ops = {
 		.init		= mltcp_ca_init,
 		.release	= mltcp_ca_release,
-		.ssthresh	= tcp_reno_ssthresh,
+		.ssthresh	= mltcp_reno_ssthresh,
 		.cong_avoid	= mltcp_reno_cong_avoid,
 		.undo_cwnd	= tcp_reno_undo_cwnd,
 		.cwnd_event	= mltcp_ca_cwnd_event,

@@ -88,6 +88,8 @@ void mltcp_ca_release(struct sock *sk);
 void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev);
 u32 mltcp_ai_credit(struct sock *sk, u32 acked);
 void mltcp_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked);
+u32 mltcp_decrease(struct sock *sk, u32 cwnd, u32 reduced);
+u32 mltcp_reno_ssthresh(struct sock *sk);
 
 /* Control plane; call with the socket locked (lock_sock()). */
 bool mltcp_sk_is_mltcp(const struct sock *sk);

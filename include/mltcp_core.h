@@ -457,6 +457,25 @@ static inline void mltcp_record_iter(struct mltcp_sock *ms, u64 size)
 }
 
 /**
+ * mltcp_soften_cut() - divide a multiplicative decrease by F
+ * @cwnd: window before the decrease
+ * @reduced: the base algorithm's window after it
+ * @f: Q10 factor, >= 1
+ *
+ * Return: cwnd - (cwnd - reduced) / F, never below @reduced nor above
+ *	@cwnd; @reduced itself when F is 1.
+ */
+static inline u32 mltcp_soften_cut(u32 cwnd, u32 reduced, u32 f)
+{
+	u32 cut;
+
+	if (reduced >= cwnd || f <= MLTCP_Q10_ONE)
+		return reduced;
+	cut = (u32)div64_u64((u64)(cwnd - reduced) << MLTCP_Q10_SHIFT, f);
+	return cwnd - cut;
+}
+
+/**
  * mltcp_last_iter_bytes() - size of the most recently completed iteration
  * @ms: socket state
  *

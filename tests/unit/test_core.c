@@ -460,6 +460,23 @@ static void test_parse_mode(void **state)
 	assert_string_equal(mltcp_mode_name(MLTCP_MODE_GIVEN), "given");
 }
 
+static void test_soften_cut(void **state)
+{
+	(void)state;
+	/* F = 1: the base algorithm's decrease */
+	assert_int_equal(mltcp_soften_cut(100, 50, MLTCP_Q10_ONE), 50);
+	/* F = 2 halves the cut: 100 -> 75 instead of 50 */
+	assert_int_equal(mltcp_soften_cut(100, 50, 2 * MLTCP_Q10_ONE), 75);
+	/* F = 1.5: cut 30 becomes 20 */
+	assert_int_equal(mltcp_soften_cut(100, 70, 1536), 80);
+	/* nothing to soften */
+	assert_int_equal(mltcp_soften_cut(2, 2, 2 * MLTCP_Q10_ONE), 2);
+	assert_int_equal(mltcp_soften_cut(10, 12, 2 * MLTCP_Q10_ONE), 12);
+	/* huge windows do not overflow */
+	assert_int_equal(mltcp_soften_cut(0xfffffffeU, 0x7fffffffU, 2 * MLTCP_Q10_ONE),
+			 0xfffffffeU - 0x3fffffffU);
+}
+
 static void test_sock_size(void **state)
 {
 	(void)state;
@@ -490,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_param_ranges),
 		cmocka_unit_test(test_format_roundtrip),
 		cmocka_unit_test(test_parse_mode),
+		cmocka_unit_test(test_soften_cut),
 		cmocka_unit_test(test_sock_size),
 	};
 
