@@ -38,7 +38,8 @@ static u32 mltcp_fparams = MLTCP_SLOPE_DEFAULT |
 			   (MLTCP_INTERCEPT_DEFAULT << 16);
 static u32 mltcp_idle_ms = MLTCP_IDLE_MS_DEFAULT;
 static int mltcp_mode = MLTCP_MODE_LEARNED;
-static bool mltcp_scale_decrease;
+/* F on the decrease too: what makes loss-based algorithms interleave (bench/ANALYSIS.md) */
+static bool mltcp_scale_decrease = true;
 /* Serialises writers of the parameters (sysfs and control plane). */
 static DEFINE_MUTEX(mltcp_param_lock);
 
@@ -256,7 +257,7 @@ MODULE_PARM_DESC(idle_ms,
 		 "Idle gap ending a learned iteration: max(idle_ms, 2*srtt); [1, 60000] (default 10)");
 module_param_named(decrease, mltcp_scale_decrease, bool, 0644);
 MODULE_PARM_DESC(decrease,
-		 "Also divide the multiplicative decrease by F (default N: F scales the increase only)");
+		 "Also divide the multiplicative decrease by F (default Y; N: F scales the increase only)");
 module_param_cb(mode, &mltcp_mode_ops, NULL, 0644);
 MODULE_PARM_DESC(mode,
 		 "learned (default): learn unless hinted; given: only hinted sockets; off: F = 1");
@@ -539,11 +540,12 @@ EXPORT_SYMBOL_GPL(mltcp_reno_cong_avoid);
  * @cwnd: window before the decrease
  * @reduced: the base algorithm's reduced window (its ssthresh)
  *
- * With the ``decrease`` parameter set, the cut cwnd - @reduced is divided
- * by F, so the flow further through its iteration also backs off less
- * (the MLTCP papers apply the same principle to the decrease).  Off (the
- * default), or with F = 1, @reduced is returned unchanged.  Runs once
- * per congestion event, not per ACK.
+ * With the ``decrease`` parameter set (the default), the cut cwnd - @reduced
+ * is divided by F, so the flow further through its iteration also backs
+ * off less (the MLTCP papers note the principle applies to the decrease;
+ * over a tail-drop queue Reno and CUBIC only interleave with it).  Off, or
+ * with F = 1, @reduced is returned unchanged.  Runs once per congestion
+ * event, not per ACK.
  *
  * Return: the window to use as ssthresh.
  */

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 algos=(mltcp_reno mltcp_cubic mltcp_dctcp)
-tap_plan $((${#algos[@]} * 7 + 7))
+tap_plan $((${#algos[@]} * 7 + 8))
 
 P=/sys/module/mltcp/parameters
 
@@ -92,7 +92,7 @@ param_rejects() {
 	fi
 	[ "$(cat "$P/$name")" = "$old" ]
 }
-for f in slope intercept idle_ms mode; do
+for f in slope intercept idle_ms mode decrease; do
 	at_exit "echo $(cat $P/$f) > $P/$f"
 done
 tap_check "slope rejects 9, -1 and garbage, keeps its value" \
@@ -104,6 +104,9 @@ tap_check "idle_ms rejects 0 and garbage; mode rejects garbage" \
 tap_check "slope 0.5 and intercept 1.25 are accepted and read back" \
 	eval 'echo 0.5 >$P/slope && echo 1.25 >$P/intercept &&
 	      [ "$(cat $P/slope)" = 0.5 ] && [ "$(cat $P/intercept)" = 1.25 ]'
+tap_check "decrease rejects garbage, accepts 0 and 1 (read back N/Y)" \
+	eval 'param_rejects decrease maybe && echo 0 >$P/decrease && [ "$(cat $P/decrease)" = N ] &&
+	      echo 1 >$P/decrease && [ "$(cat $P/decrease)" = Y ]'
 tap_check "mode given/off/learned and idle_ms 20 are accepted" \
 	eval 'echo given >$P/mode && [ "$(cat $P/mode)" = given ] &&
 	      echo off >$P/mode && [ "$(cat $P/mode)" = off ] &&
