@@ -174,7 +174,8 @@ int send_all(int fd, size_t len)
 
 	while (len) {
 		size_t n = len < sizeof(zeros) ? len : sizeof(zeros);
-		ssize_t w = write(fd, zeros, n);
+		/* no SIGPIPE when another thread shut the socket down meanwhile */
+		ssize_t w = send(fd, zeros, n, MSG_NOSIGNAL);
 
 		if (w < 0) {
 			if (errno == EINTR)
