@@ -47,11 +47,14 @@ grep 'mltcp_iteration:' "$tmp/learned.trace" | head -n 3 | diag_stream
 # Idle gaps end iterations 1..5 (the first transmission after each compute phase).
 [ "$n" -ge 4 ] && [ "$n" -le 6 ]
 tap_result "mltcp_iteration fires once per idle gap with source=learned" $?
-grep 'mltcp_iteration:.*source=learned' "$tmp/learned.trace" | sed -n 2p |
-	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-	     END { exit !(v["bytes"] >= 400000 && v["bytes"] < 420000 &&
-	                  v["duration_ms"] >= 100 && v["duration_ms"] < 2000) }'
-tap_result "a learned iteration reports its bytes (~400 kB) and duration" $?
+# Most learned iterations carry the job's ~400 kB and a 120 ms+ period; a stall of the
+# emulated CPU mid-transfer may split one (it is an idle gap to the learner).
+grep 'mltcp_iteration:.*source=learned' "$tmp/learned.trace" |
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	       if (v["bytes"] >= 400000 && v["bytes"] < 420000 &&
+	           v["duration_ms"] >= 100 && v["duration_ms"] < 2000) good++ }
+	     END { exit !(good >= 3) }'
+tap_result "learned iterations report their bytes (~400 kB) and duration (3 or more of them)" $?
 
 n=$(grep -c 'mltcp_iteration:.*source=given' "$tmp/given.trace")
 diag "given iteration events: $n"
