@@ -521,13 +521,8 @@ void mltcp_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 
-	if (!tcp_is_cwnd_limited(sk))
+	if (!mltcp_slow_start(sk, &acked))
 		return;
-	if (tcp_in_slow_start(tp)) {
-		acked = tcp_slow_start(tp, acked);
-		if (!acked)
-			return;
-	}
 	acked = mltcp_ai_credit(sk, acked);
 	if (acked)
 		tcp_cong_avoid_ai(tp, tcp_snd_cwnd(tp), acked);

@@ -174,15 +174,8 @@ static void cubic_update(struct sock *sk, u32 credit)
 
 static void mltcp_cubic_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
-
-	if (!tcp_is_cwnd_limited(sk))
+	if (!mltcp_slow_start(sk, &acked))
 		return;
-	if (tcp_in_slow_start(tp)) {
-		acked = tcp_slow_start(tp, acked);
-		if (!acked)
-			return;
-	}
 	cubic_update(sk, mltcp_ai_credit(sk, acked));
 }
 

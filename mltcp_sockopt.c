@@ -174,28 +174,23 @@ static int mltcp_so_get(struct sock *sk, int optval, void __user *user,
 	return -ENOPROTOOPT;
 }
 
+/* The same options for both families (IPv6 sockets also reach PF_INET's). */
+#define MLTCP_SOCKOPT_OPS(family)				\
+	{							\
+		.pf		= (family),			\
+		.set_optmin	= MLTCP_SO_BYTES_PER_ITER,	\
+		.set_optmax	= MLTCP_SO_SET_MAX,		\
+		.set		= mltcp_so_set,			\
+		.get_optmin	= MLTCP_SO_INFO,		\
+		.get_optmax	= MLTCP_SO_GET_MAX,		\
+		.get		= mltcp_so_get,			\
+		.owner		= THIS_MODULE,			\
+	}
+
 static struct nf_sockopt_ops mltcp_sockopt_ops[] = {
-	{
-		.pf		= PF_INET,
-		.set_optmin	= MLTCP_SO_BYTES_PER_ITER,
-		.set_optmax	= MLTCP_SO_SET_MAX,
-		.set		= mltcp_so_set,
-		.get_optmin	= MLTCP_SO_INFO,
-		.get_optmax	= MLTCP_SO_GET_MAX,
-		.get		= mltcp_so_get,
-		.owner		= THIS_MODULE,
-	},
+	MLTCP_SOCKOPT_OPS(PF_INET),
 #if IS_ENABLED(CONFIG_IPV6)
-	{
-		.pf		= PF_INET6,
-		.set_optmin	= MLTCP_SO_BYTES_PER_ITER,
-		.set_optmax	= MLTCP_SO_SET_MAX,
-		.set		= mltcp_so_set,
-		.get_optmin	= MLTCP_SO_INFO,
-		.get_optmax	= MLTCP_SO_GET_MAX,
-		.get		= mltcp_so_get,
-		.owner		= THIS_MODULE,
-	},
+	MLTCP_SOCKOPT_OPS(PF_INET6),
 #endif
 };
 

@@ -88,6 +88,30 @@ void mltcp_ca_release(struct sock *sk);
 void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev);
 u32 mltcp_ai_credit(struct sock *sk, u32 acked);
 void mltcp_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked);
+
+/**
+ * mltcp_slow_start() - the common start of a cong_avoid hook
+ * @sk: socket
+ * @acked: in: segments newly acknowledged; out: what is left for
+ *	congestion avoidance after slow start took its share
+ *
+ * Slow start is the base algorithms' own and is not scaled by F.
+ *
+ * Return: true when congestion avoidance has something to do.
+ */
+static inline bool mltcp_slow_start(struct sock *sk, u32 *acked)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (!tcp_is_cwnd_limited(sk))
+		return false;
+	if (tcp_in_slow_start(tp)) {
+		*acked = tcp_slow_start(tp, *acked);
+		if (!*acked)
+			return false;
+	}
+	return true;
+}
 u32 mltcp_decrease(struct sock *sk, u32 cwnd, u32 reduced);
 u32 mltcp_reno_ssthresh(struct sock *sk);
 
