@@ -16,6 +16,11 @@
 SHELL := /bin/bash
 KVER ?= $(shell scripts/default-kver 2>/dev/null)
 KDIR ?= /usr/src/linux-headers-$(KVER)
+# Where the modules are built: by default in the checkout (M=$PWD, so the *.ko files sit
+# next to the sources, where scripts/vm-run takes them from). Any other directory gets
+# symbolic links to the sources, so that one checkout builds for several kernels side
+# by side (scripts/check.sh uses $(BUILD)/kmod/$KVER).
+KOBJ ?= $(CURDIR)
 PREFIX ?= /usr/local
 BUILD := $(CURDIR)/build
 VM_TIMEOUT ?= 1500
@@ -25,7 +30,7 @@ VM_TIMEOUT ?= 1500
 # before `make deps` could tell the version, and scripts/check.sh works it out again.
 export BUILD
 
-.PHONY: all modules userspace unit check deps deps-check sparse install clean demo bench
+.PHONY: all kobj modules userspace unit check deps deps-check sparse install clean demo bench
 
 all: modules userspace
 
@@ -39,13 +44,22 @@ deps:
 deps-check:
 	@scripts/deps.sh --install $(USER_KVER) >/dev/null
 
-modules:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+KSRC := Kbuild $(wildcard *.c *.h) include
 
-sparse:
+kobj:
+ifneq ($(abspath $(KOBJ)),$(CURDIR))
+	@mkdir -p $(KOBJ)
+	@for f in $(KSRC); do ln -sfn $(CURDIR)/$$f $(KOBJ)/$$f; done
+endif
+
+modules: kobj
+	$(MAKE) -C $(KDIR) M=$(abspath $(KOBJ)) W=1 modules
+
+sparse: kobj
 	@mkdir -p $(BUILD)
-	set -o pipefail; $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 C=2 modules 2>&1 | tee $(BUILD)/sparse.log
-	@! grep -E '(warning|error):' $(BUILD)/sparse.log
+	set -o pipefail; $(MAKE) -C $(KDIR) M=$(abspath $(KOBJ)) W=1 C=2 modules 2>&1 | \
+		tee $(BUILD)/sparse-$(KVER).log
+	@! grep -E '(warning|error):' $(BUILD)/sparse-$(KVER).log
 
 userspace:
 	$(MAKE) -C userspace BUILD=$(BUILD)

@@ -29,6 +29,7 @@
 #include <net/tcp.h>
 
 #include "mltcp.h"
+#include "mltcp_compat.h"
 
 #define CREATE_TRACE_POINTS
 #include "mltcp_trace.h"
@@ -394,7 +395,7 @@ void mltcp_ca_init(struct sock *sk)
 
 	mltcp_sock_init(ms, tcp_sk(sk)->bytes_acked);
 	ms->flags |= MLTCP_SF_INIT;
-	ms->start_ms = tcp_time_stamp_raw();
+	ms->start_ms = mltcp_clock_ms();
 	if (!counted) {
 		struct mltcp_algo *algo = mltcp_algo_of(sk);
 
@@ -431,7 +432,7 @@ EXPORT_SYMBOL_GPL(mltcp_ca_release);
 static void mltcp_iteration_done(struct sock *sk, bool given)
 {
 	struct mltcp_sock *ms = mltcp_sk(sk);
-	u32 now = tcp_time_stamp_raw();
+	u32 now = mltcp_clock_ms();
 
 	trace_mltcp_iteration(sk, mltcp_last_iter_bytes(ms), now - ms->start_ms,
 			      given, ms->bytes_per_iter, ms->iters);
@@ -617,7 +618,7 @@ int mltcp_iteration_begin(struct sock *sk, u64 bytes)
 		mltcp_iteration_done(sk, true);
 	} else {
 		/* The first mark only starts the clock. */
-		mltcp_sk(sk)->start_ms = tcp_time_stamp_raw();
+		mltcp_sk(sk)->start_ms = mltcp_clock_ms();
 	}
 	return 0;
 }

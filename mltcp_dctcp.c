@@ -28,6 +28,7 @@
 #include <net/tcp.h>
 
 #include "mltcp.h"
+#include "mltcp_compat.h"
 
 #define DCTCP_G_SHIFT		4	/* g = 1/16 */
 #define DCTCP_ALPHA_SHIFT	20	/* alpha is Q20 */
@@ -169,7 +170,7 @@ static void dctcp_ce_seen(struct sock *sk, u8 ce)
 		 */
 		if (icsk->icsk_ack.pending & ICSK_ACK_TIMER) {
 			dctcp_set_ece(tp, ca->ce_state);
-			__tcp_send_ack(sk, ca->prior_rcv_nxt);
+			mltcp_send_ack(sk, ca->prior_rcv_nxt);
 		}
 		/* and ACK this packet without delay */
 		icsk->icsk_ack.pending |= ICSK_ACK_NOW;
