@@ -16,7 +16,7 @@
 #define MLTCPCTL_VERSION "1.0"
 
 static const char usage[] =
-"Usage: mltcpctl [OPTIONS] [COMMAND]\n"
+"Usage: mltcpctl [OPTIONS] [COMMAND] [OPTIONS]\n"
 "\n"
 "Show and tune MLTCP, the training-aware TCP congestion controls.\n"
 "\n"
@@ -32,7 +32,7 @@ static const char usage[] =
 "  sockets                   MLTCP sockets of this network namespace\n"
 "  help                      this text\n"
 "\n"
-"Options:\n"
+"Options (before or after the command):\n"
 "  -j, --json                JSON output\n"
 "  -p, --pretty              indented JSON (with -j)\n"
 "  -h, --help                this text\n"

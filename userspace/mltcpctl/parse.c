@@ -2,7 +2,7 @@
 /*
  * mltcpctl command-line parsing.
  *
- *	mltcpctl [-j] [-p] [show | sockets | set PARAM VALUE ... | help]
+ *	mltcpctl [-j] [-p] [show | sockets | set PARAM VALUE ... | help] [-j] [-p]
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -144,45 +144,66 @@ static int parse_set(int argc, char *const argv[], struct mltcpctl_args *a,
 	return 0;
 }
 
+/* Is @w an option word (rather than a command, parameter or value)? */
+static bool is_option(const char *w)
+{
+	return w[0] == '-' && w[1];
+}
+
+/*
+ * Options may come before or after the command and between the pairs of
+ * "set" (ss-style): "mltcpctl -j sockets" and "mltcpctl sockets -j" are the
+ * same.  A word in the value position of a "set" pair is always a value, so
+ * that "set slope -1" reports an invalid slope.  After "--" no word is an
+ * option.  -h and -V win over everything else on the line.
+ */
 int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *a,
 		   char *err, size_t errlen)
 {
-	int i = 1;
+	char *words[argc > 0 ? argc : 1];
+	bool have_cmd = false, opts_done = false;
+	int i, nwords = 0;
 
 	memset(a, 0, sizeof(*a));
 	a->cmd = MLTCPCTL_CMD_SHOW;
 	if (errlen)
 		err[0] = '\0';
 
-	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		const char *o = argv[i];
-
-		if (!strcmp(o, "--")) {
-			i++;
-			break;
-		}
-		if (!strcmp(o, "-j") || !strcmp(o, "--json")) {
-			a->json = true;
-		} else if (!strcmp(o, "-p") || !strcmp(o, "--pretty")) {
-			a->pretty = true;
-		} else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			a->cmd = MLTCPCTL_CMD_HELP;
 			return 0;
-		} else if (!strcmp(o, "-V") || !strcmp(o, "--version")) {
+		}
+		if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
 			a->cmd = MLTCPCTL_CMD_VERSION;
 			return 0;
-		} else {
-			return fail(err, errlen, "unknown option '%s' (see --help)", o);
 		}
 	}
-	if (i == argc)
-		return 0;
-	if (parse_command(argv[i], &a->cmd))
-		return fail(err, errlen, "unknown command '%s' (see --help)", argv[i]);
-	i++;
+
+	for (i = 1; i < argc; i++) {
+		const char *w = argv[i];
+		bool set_value = have_cmd && a->cmd == MLTCPCTL_CMD_SET && nwords % 2;
+
+		if (!opts_done && !set_value && is_option(w)) {
+			if (!strcmp(w, "--"))
+				opts_done = true;
+			else if (!strcmp(w, "-j") || !strcmp(w, "--json"))
+				a->json = true;
+			else if (!strcmp(w, "-p") || !strcmp(w, "--pretty"))
+				a->pretty = true;
+			else
+				return fail(err, errlen, "unknown option '%s' (see --help)", w);
+		} else if (!have_cmd) {
+			if (parse_command(w, &a->cmd))
+				return fail(err, errlen, "unknown command '%s' (see --help)", w);
+			have_cmd = true;
+		} else {
+			words[nwords++] = argv[i];
+		}
+	}
 	if (a->cmd == MLTCPCTL_CMD_SET)
-		return parse_set(argc - i, argv + i, a, err, errlen);
-	if (a->cmd != MLTCPCTL_CMD_HELP && i < argc)
-		return fail(err, errlen, "unexpected argument '%s'", argv[i]);
+		return parse_set(nwords, words, a, err, errlen);
+	if (a->cmd != MLTCPCTL_CMD_HELP && nwords)
+		return fail(err, errlen, "unexpected argument '%s'", words[0]);
 	return 0;
 }

@@ -74,7 +74,52 @@ static void test_command_errors(void **state)
 	assert_string_equal(errbuf, "unknown option '-x' (see --help)");
 	assert_int_equal(parse(&a, "show", "extra", NULL), -1);
 	assert_string_equal(errbuf, "unexpected argument 'extra'");
-	assert_int_equal(parse(&a, "sockets", "-j", NULL), -1);
+	assert_int_equal(parse(&a, "sockets", "extra", "-j", NULL), -1);
+	assert_string_equal(errbuf, "unexpected argument 'extra'");
+	assert_int_equal(parse(&a, "sockets", "-x", NULL), -1);
+	assert_string_equal(errbuf, "unknown option '-x' (see --help)");
+	/* after "--" nothing is an option */
+	assert_int_equal(parse(&a, "sockets", "--", "-j", NULL), -1);
+	assert_string_equal(errbuf, "unexpected argument '-j'");
+	assert_int_equal(parse(&a, "--", "-j", NULL), -1);
+	assert_string_equal(errbuf, "unknown command '-j' (see --help)");
+}
+
+/* Options go before or after the command (ss-style), as the README shows. */
+static void test_options_after_command(void **state)
+{
+	struct mltcpctl_args a;
+
+	(void)state;
+	assert_int_equal(parse(&a, "sockets", "-j", NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_SOCKETS);
+	assert_true(a.json);
+	assert_false(a.pretty);
+	assert_int_equal(parse(&a, "-p", "show", "--json", NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_SHOW);
+	assert_true(a.json && a.pretty);
+	assert_int_equal(parse(&a, "-j", NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_SHOW);
+	assert_true(a.json);
+	/* between and after the pairs of set */
+	assert_int_equal(parse(&a, "set", "slope", "0.5", "-j", "mode", "off", "-p",
+			       NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_SET);
+	assert_int_equal(a.set_mask, MLTCPCTL_SET_SLOPE | MLTCPCTL_SET_MODE);
+	assert_int_equal(a.slope, 512);
+	assert_true(a.json && a.pretty);
+	/* a value position takes the word as a value: a clear error, not "unknown option" */
+	assert_int_equal(parse(&a, "set", "slope", "-1", NULL), -1);
+	assert_string_equal(errbuf, "set: invalid slope '-1' (a decimal from 0 to 8)");
+	assert_int_equal(parse(&a, "set", "slope", "-j", NULL), -1);
+	assert_string_equal(errbuf, "set: invalid slope '-j' (a decimal from 0 to 8)");
+	/* help and version win wherever they are */
+	assert_int_equal(parse(&a, "sockets", "-h", NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_HELP);
+	assert_int_equal(parse(&a, "bogus", "--version", NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_VERSION);
+	/* ... but not after "--" */
+	assert_int_equal(parse(&a, "show", "--", "-h", NULL), -1);
 }
 
 static void test_set(void **state)
@@ -299,6 +344,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_commands),
 		cmocka_unit_test(test_command_errors),
+		cmocka_unit_test(test_options_after_command),
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_set_errors),
 		cmocka_unit_test(test_show_json),
