@@ -2,7 +2,8 @@
 #
 #   make              build the kernel modules (for KVER) and the userspace tools
 #   make demo         two training jobs under reno/cubic/dctcp and their MLTCP versions
-#   make check        deps, build, unit tests, then every selftest inside the QEMU bench
+#   make check        deps, build, unit tests, then every selftest inside the QEMU bench,
+#                     on each kernel of KVERS (default: Debian 12's 6.1 and 6.12)
 #   make bench        the full benchmark matrix, writes bench/RESULTS.md
 #   make unit         userspace unit tests only (cmocka, host)
 #   make deps         install build/bench dependencies (Debian, root)
@@ -35,14 +36,17 @@ export BUILD
 all: modules userspace
 
 # Only a KVER the user chose is passed on: on a fresh machine the default can only be
-# known after deps.sh has run apt-get update.
+# known after deps.sh has run apt-get update. `make check` tests the kernels in KVERS
+# (releases or series, e.g. KVERS="6.1 6.12"; default: scripts/default-kver --all,
+# Debian 12's 6.1 and 6.12), or only KVER when one is given.
 USER_KVER = $(if $(filter command line environment,$(origin KVER)),$(KVER))
+USER_KVERS = $(or $(USER_KVER),$(KVERS))
 
 deps:
-	scripts/deps.sh --install $(USER_KVER)
+	scripts/deps.sh --install $(USER_KVERS)
 
 deps-check:
-	@scripts/deps.sh --install $(USER_KVER) >/dev/null
+	@scripts/deps.sh --install $(USER_KVERS) >/dev/null
 
 KSRC := Kbuild $(wildcard *.c *.h) include
 

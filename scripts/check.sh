@@ -1,16 +1,35 @@
 #!/bin/bash
 # The body of `make check`: build everything, run the unit tests on the host, test the
-# bench's own failure paths, then run every selftest inside the QEMU guest. Each stage
-# prints TAP; the run ends with scripts/tap-summary's "N passed, N failed" line and
-# exits non-zero if anything failed. The whole log is kept in $BUILD/check.log.
+# bench's own failure paths, then, for each kernel, build the modules in a directory of
+# their own ($BUILD/kmod/KVER), check them with sparse and run every selftest inside a
+# QEMU guest booting that kernel. Each stage prints TAP (a guest's lines carry its
+# kernel series, e.g. "ok - [6.12] test_10 ..."); the run ends with scripts/tap-summary's
+# "N passed, N failed" line and exits non-zero if anything failed. The whole log is kept
+# in $BUILD/check.log, the time each kernel's stages took in $BUILD/check-times.txt.
+#
+# Kernels: KVER (one release) if set, else KVERS (releases or series such as 6.12),
+# else scripts/default-kver --all (Debian 12's 6.1 and 6.12).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 BUILD=${BUILD:-$top/build}
 mkdir -p "$BUILD"
 log=$BUILD/check.log
+times=$BUILD/check-times.txt
 : >"$log"
-export KVER=${KVER:-$(scripts/default-kver)}
+: >"$times"
+
+kvers=()
+for k in ${KVER:-${KVERS:-$(scripts/default-kver --all)}}; do
+	if [[ $k =~ -amd64$ ]]; then
+		kvers+=("$k")
+	else
+		kvers+=("$(scripts/default-kver "$k")") || exit 2
+	fi
+done
+[ ${#kvers[@]} -gt 0 ] || { echo "check: no kernel to test" >&2; exit 2; }
+# KDIR only makes sense for a single kernel.
+[ ${#kvers[@]} -gt 1 ] && unset KDIR
 
 say() { echo "$*" | tee -a "$log"; }
 # stage DESC CMD...: runs CMD with its output in the log (and on the console when
@@ -40,25 +59,50 @@ stream() {
 	"$@" 2>&1 | tee -a "$log"
 	return "${PIPESTATUS[0]}"
 }
-
-say "# make check: kernel $KVER, KDIR=${KDIR:-/usr/src/linux-headers-$KVER}"
-built=0
-stage "modules build without warnings (W=1) against $KVER" make --no-print-directory modules && built=1
-stage "modules are sparse-clean (C=2)" make --no-print-directory sparse
+# series KVER: 6.1.0-56-amd64 -> 6.1, 6.12.117+deb12-amd64 -> 6.12
+series() { echo "$1" | cut -d. -f1-2; }
+# tag KVER: marks the TAP results of one kernel with its series, so that the summary
+# of a run over several kernels tells them apart.
+tag() { sed -u -E "s/^([[:space:]]*(not )?ok)( [0-9]+)?( -)?( |\$)/\\1\\3 - [$(series "$1")] /"; }
+say "# make check: kernels ${kvers[*]}"
 stage "userspace builds with -Wall -Wextra -Werror" make --no-print-directory userspace
 say "# ===== unit tests (cmocka, host)"
 stream make --no-print-directory -s -k unit || say "not ok - unit tests exited non-zero"
-say "# ===== bench self-test (runner failure paths)"
-stream scripts/test-vm-run.sh || true
-say "# ===== selftests in the guest"
-if [ $built = 1 ]; then
-	stream scripts/vm-run --timeout "${VM_TIMEOUT:-1500}" -- selftests/run.sh
-	rc=$?
-	# 1 is run.sh's own verdict, already in the TAP; anything else is the bench's.
-	[ $rc != 0 ] && [ $rc != 1 ] &&
-		say "not ok - selftests in the guest: vm-run exit status $rc (see above)"
-else
-	say "not ok - selftests in the guest not run: the modules did not build"
-fi
+say "# ===== bench self-test (runner failure paths), kernel ${kvers[0]}"
+KVER=${kvers[0]} stream scripts/test-vm-run.sh || true
+
+# kernel_stages KVER: build, sparse and the selftests for one kernel.
+kernel_stages() {
+	local kver=$1 s kobj kdir built=0 rc start
+	s=$(series "$kver")
+	kobj=$BUILD/kmod/$kver
+	kdir=${KDIR:-/usr/src/linux-headers-$kver}
+	say "# ===== kernel $kver (KDIR=$kdir, modules built in $kobj)"
+	start=$(date +%s)
+	stage "[$s] modules build without warnings (W=1) against $kver" \
+		make --no-print-directory modules KVER="$kver" KDIR="$kdir" KOBJ="$kobj" && built=1
+	stage "[$s] modules are sparse-clean (C=2) against $kver" \
+		make --no-print-directory sparse KVER="$kver" KDIR="$kdir" KOBJ="$kobj"
+	echo "$kver build+sparse $(($(date +%s) - start))s" >>"$times"
+	say "# ===== selftests in the guest, kernel $kver"
+	if [ $built = 1 ]; then
+		start=$(date +%s)
+		KVER=$kver scripts/vm-run --kver "$kver" --modules "$kobj" \
+			--timeout "${VM_TIMEOUT:-1500}" -- selftests/run.sh 2>&1 |
+			tag "$kver" | tee -a "$log"
+		rc=${PIPESTATUS[0]}
+		echo "$kver selftests $(($(date +%s) - start))s" >>"$times"
+		# 1 is run.sh's own verdict, already in the TAP; anything else is the bench's.
+		[ $rc != 0 ] && [ $rc != 1 ] &&
+			say "not ok - [$s] selftests in the guest: vm-run exit status $rc (see above)"
+	else
+		say "not ok - [$s] selftests in the guest not run: the modules did not build"
+	fi
+	return 0
+}
+for k in "${kvers[@]}"; do
+	kernel_stages "$k"
+done
 echo
+say "# time per kernel: $(tr '\n' ';' <"$times" | sed 's/;$//; s/;/; /g')"
 scripts/tap-summary "$log"

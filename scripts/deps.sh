@@ -2,25 +2,52 @@
 # Installs (or, with --check, only lists) the Debian packages the MLTCP build and the
 # QEMU bench need. Idempotent: packages already installed are left alone.
 #
-#   scripts/deps.sh [--install|--check] [KVER]
+#   scripts/deps.sh [--install|--check] [KVER...]
 #
-# KVER selects the linux-headers package the modules are built against (default:
-# scripts/default-kver). The matching linux-image is not installed: scripts/vm-run
-# downloads and unpacks it into its cache.
+# Each KVER (a release like 6.12.117+deb12-amd64, or a series like 6.12) selects a
+# linux-headers package the modules are built against; default: the kernels
+# `make check` tests (scripts/default-kver --all: Debian 12's 6.1 and 6.12). The
+# matching linux-image is not installed by this script: scripts/vm-run downloads and
+# unpacks it into its cache (Debian's 6.12 headers package depends on its image, so
+# apt installs that one too, unused).
+#
+# Where the kernels come from: 6.1 (linux-image-amd64) and 6.12 (linux-image-6.12-amd64)
+# from bookworm and bookworm-security; a KVER that no configured source serves (an
+# older 6.12 build, e.g. 6.12.95+deb12-amd64) from bookworm-backports, which this
+# script then adds as /etc/apt/sources.list.d/mltcp-bookworm-backports.sources.
 set -euo pipefail
 
 mode=--install
 case "${1:-}" in
 --install | --check) mode=$1; shift ;;
--h | --help) sed -n '2,10p' "$0"; exit 0 ;;
+-h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 here=$(cd "$(dirname "$0")" && pwd)
-kver=${1:-}
+backports=/etc/apt/sources.list.d/mltcp-bookworm-backports.sources
 
+# A series (6.12) stands for its newest release; resolved once the apt lists exist.
+is_release() { [[ $1 =~ -amd64$ ]]; }
+asked=("$@")
+kvers=()
 need_update=0
-if [ -z "$kver" ]; then
-	kver=$("$here/default-kver" 2>/dev/null) || need_update=1
-fi
+resolve() {
+	local k out
+	kvers=()
+	if [ ${#asked[@]} = 0 ]; then
+		out=$("$here/default-kver" --all 2>/dev/null) || return 1
+		mapfile -t kvers <<<"$out"
+		return 0
+	fi
+	for k in "${asked[@]}"; do
+		if is_release "$k"; then
+			kvers+=("$k")
+		else
+			out=$("$here/default-kver" "$k" 2>/dev/null) || return 1
+			kvers+=("$out")
+		fi
+	done
+}
+resolve || need_update=1
 
 pkgs=(
 	build-essential bc kmod cpio busybox-static qemu-system-x86 qemu-utils
@@ -31,9 +58,12 @@ pkgs=(
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
 missing_list() {
-	local p
-	for p in "${pkgs[@]}" ${kver:+linux-headers-$kver}; do
+	local p k
+	for p in "${pkgs[@]}"; do
 		installed "$p" || echo "$p"
+	done
+	for k in "${kvers[@]}"; do
+		installed "linux-headers-$k" || echo "linux-headers-$k"
 	done
 }
 
@@ -44,6 +74,7 @@ fi
 
 if [ "$mode" = --check ] || [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
 	echo "deps: missing Debian packages:" $missing >&2
+	[ $need_update = 1 ] && echo "deps: cannot tell the kernel versions without 'apt-get update'" >&2
 	[ "$(id -u)" != 0 ] && echo "deps: run 'sudo scripts/deps.sh' (needs root and apt-get)" >&2
 	exit 1
 fi
@@ -51,9 +82,30 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 echo "deps: apt-get update" >&2
 apt-get update -q >&2
-if [ -z "$kver" ]; then
-	kver=$("$here/default-kver")
+resolve || true
+# A kernel no configured source serves: add bookworm-backports (once) and look again.
+served() { [ -n "$(apt-cache madison "linux-headers-$1" 2>/dev/null)" ]; }
+unserved=0
+for k in "${kvers[@]}"; do served "$k" || unserved=1; done
+if { [ $unserved = 1 ] || [ ${#kvers[@]} = 0 ]; } && [ ! -e "$backports" ]; then
+	echo "deps: adding bookworm-backports ($backports)" >&2
+	cat >"$backports" <<'SRC'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	apt-get update -q >&2
+	resolve || true
 fi
+if [ ${#kvers[@]} = 0 ]; then
+	echo "deps: cannot tell the kernel version(s) ${asked[*]:-of scripts/default-kver --all}" >&2
+	exit 1
+fi
+for k in "${kvers[@]}"; do
+	served "$k" || { echo "deps: Debian serves no linux-headers-$k" >&2; exit 1; }
+done
 missing=$(missing_list)
 if [ -n "$missing" ]; then
 	echo "deps: installing:" $missing >&2

@@ -1,8 +1,10 @@
 #!/bin/bash
 # The bench's own tests: scripts/vm-run must report the guest kernel it booted, pass
 # a command's failure through, and fail a run on a kernel warning, a taint, a timeout
-# and a selftest that dies without TAP; a second run must re-use the cached kernel.
-# Prints TAP. Each case is one guest boot (~10 s under TCG).
+# and a selftest that dies without TAP; a second run must re-use the cached kernel; a
+# checkout under /tmp (in a path with spaces) or /root, which the guest covers with
+# tmpfs, must stay visible and its build/ writable. Prints TAP. Each case is one guest
+# boot (~10 s under TCG).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -18,11 +20,12 @@ result() {
 	fi
 }
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+copies=()
+trap 'rm -f "$out"; for c in "${copies[@]}"; do rm -rf "$c"; done' EXIT
 vm() { scripts/vm-run "$@" >"$out" 2>&1; }
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..9"
 vm -- uname -r
 rc=$?
 [ $rc = 0 ] && grep -qx "$kver" "$out"
@@ -55,4 +58,31 @@ vm --timeout 5 -- sleep 300
 rc=$?
 [ $rc = 124 ] && grep -q 'timed out after 5s' "$out" && [ $(($(date +%s) - start)) -lt 120 ]
 result "a command that hangs is stopped by its timeout with a clear message" $?
+# A fresh copy of this checkout (its working tree, without build output) in a new
+# directory made from the mktemp TEMPLATE; prints the copy's path.
+fresh_checkout() {
+	local base dest
+	base=$(mktemp -d "$1") || return 1
+	copies+=("$base")
+	dest=$base/mltcp
+	mkdir "$dest" &&
+		tar -C "$top" --exclude=./build --exclude=./results --exclude='*.ko' -cf - . |
+		tar -C "$dest" -xf - && echo "$dest"
+}
+# checkout_case DEST: runs the copy's own vm-run from inside it; the guest must see the
+# checkout's files at the same path, start in it and be able to write its build/.
+checkout_case() {
+	local dest=$1
+	(cd "$dest" && scripts/vm-run -- sh -c \
+		'[ "$(pwd)" = "$1" ] && grep -q "^# MLTCP" README.md && [ -x scripts/vm-run ] &&
+		echo guest-was-here >build/vm-run-probe' sh "$dest") >"$out" 2>&1 &&
+		[ "$(cat "$dest/build/vm-run-probe" 2>/dev/null)" = guest-was-here ]
+}
+dest=$(fresh_checkout "/tmp/mltcp vm-run test.XXXXXX")
+checkout_case "$dest"
+result "a checkout under /tmp, in a path with spaces, is visible in the guest" $?
+
+dest=$(fresh_checkout "/root/mltcp-vm-run-test.XXXXXX")
+checkout_case "$dest"
+result "a checkout under /root is visible in the guest" $?
 exit $((failed > 0))
