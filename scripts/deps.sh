@@ -50,7 +50,7 @@ resolve() {
 resolve || need_update=1
 
 pkgs=(
-	build-essential bc kmod cpio busybox-static qemu-system-x86 qemu-utils
+	build-essential bc kmod cpio xz-utils busybox-static qemu-system-x86 qemu-utils
 	iproute2 iputils-ping iperf3 jq procps util-linux ethtool python3
 	pkg-config libcmocka-dev libmnl-dev sparse gnuplot-nox
 )
