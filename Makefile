@@ -15,6 +15,10 @@
 #   make KDIR=/lib/modules/$(uname -r)/build
 
 SHELL := /bin/bash
+ifneq ($(words $(CURDIR)),1)
+$(error the checkout's path "$(CURDIR)" contains white space, which GNU make and Kbuild \
+	cannot build in; move or clone it elsewhere (scripts/vm-run itself works there))
+endif
 KVER ?= $(shell scripts/default-kver 2>/dev/null)
 KDIR ?= /usr/src/linux-headers-$(KVER)
 # Where the modules are built: by default in the checkout (M=$PWD, so the *.ko files sit
