@@ -1,5 +1,5 @@
 #!/bin/bash
-#   NS_S[0] (README commands) ── NS_RT ═══ bn0 100 Mbit/s ═══> NS_RR ── NS_R[0] (HOST)
+#   init netns (README commands, as on a host) ── veth ── NS_R (HOST: iperf3 -s, sink)
 #
 # The README's examples run as a user would type them. Every code block of README.md
 # preceded by the marker line
@@ -8,15 +8,18 @@
 #
 # (blank lines may come between) is a list of shell commands, one a line (a trailing
 # backslash continues a line, "# ..." is a comment, as in bash). Each runs with bash,
-# in the sender namespace of a one-pair dumbbell, as root, and must exit 0 within 60 s.
+# as root in the guest's initial network namespace (the README's commands are for a
+# host: e.g. a netns other than the initial one may only pick an algorithm of
+# tcp_allowed_congestion_control as its default), and must exit 0 within 60 s.
 # The environment stands in for a host with MLTCP installed:
 #   - the modules are loaded (the README's build/install step), the userspace tools
 #     of build/ are on PATH and LD_LIBRARY_PATH;
 #   - the word HOST is replaced by the receiver's address, where iperf3 -s listens
 #     (port 5201) and a sink accepts connections on port 5202;
 #   - the working directory holds train.py, a stand-in for a training script: it
-#     connects to HOST:5202, fails unless its socket uses $MLTCP_CC (when set), and
-#     sends 4 MB.
+#     connects to HOST:5202, fails unless its socket uses $MLTCP_CC and has
+#     $MLTCP_BYTES_PER_ITER as its bytes per iteration (when set; read back with
+#     MLTCP_SO_INFO), and sends 4 MB.
 # Global parameters and sysctls are restored on exit. A marker without a code block,
 # or a README without any marker, fails.
 . "$(dirname "$0")/lib.sh"
@@ -82,7 +85,7 @@ mapfile -t cmdlines <<<"$cmds"
 [ -x "$ML_BIN/mltcpctl" ] && [ -e "$ML_LIB/libmltcp-preload.so" ] ||
 	{ echo "1..1"; echo "not ok 1 - userspace tools are built in $top/build (make userspace)"; exit 1; }
 
-tap_plan $((${#cmdlines[@]} + 1))
+tap_plan $((${#cmdlines[@]} + 2))
 ok "README.md: ${#cmdlines[@]} commands in blocks marked <!-- readme-test -->"
 
 for m in mltcp mltcp_reno mltcp_cubic mltcp_dctcp; do
@@ -96,10 +99,15 @@ print("set", " ".join(f"{k} {p[k]}" for k in ("slope", "intercept", "idle_ms", "
 at_exit "'$ML_BIN/mltcpctl' $restore"
 ml_sysctl_restore net.ipv4.tcp_congestion_control
 
-dumbbell_setup 100 tbf 1 || bail "dumbbell setup"
-snd=${NS_S[0]}
-rcv=${NS_R[0]}
-host=${RCV_IP4[0]}
+ml_netns rcv r || bail "receiver namespace"
+link=rdm$$
+ip link add "$link" type veth peer name eth0 netns "$rcv" || bail "veth to $rcv"
+at_exit "ip link del $link"
+ip addr add 198.18.200.1/24 dev "$link" && ip link set "$link" up &&
+	ip -n "$rcv" addr add 198.18.200.2/24 dev eth0 && ip -n "$rcv" link set eth0 up ||
+	bail "addresses on $link"
+host=198.18.200.2
+ping -c1 -W5 -q "$host" >/dev/null || bail "ping $host"
 in_ns "$rcv" iperf3 -s -p 5201 >/dev/null 2>&1 &
 at_exit "kill $!"
 in_ns "$rcv" python3 -c '
@@ -123,28 +131,41 @@ work=$(mktemp -d)
 at_exit "rm -rf '$work'"
 cat >"$work/train.py" <<PY
 # Stand-in for a training script (test_40_readme_examples.sh).
-import os, socket, sys
+import os, socket, struct, sys
+MLTCP_SO_INFO = 0x4d4c00 + 16       # include/uapi/linux/mltcp.h
 s = socket.create_connection(("$host", 5202))
 cc = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, 16).split(b"\\0")[0].decode()
 want = os.environ.get("MLTCP_CC")
 if want and cc != want:
     sys.exit(f"train.py: socket uses {cc}, not MLTCP_CC={want}")
+bpi = os.environ.get("MLTCP_BYTES_PER_ITER")
+if bpi:
+    info = s.getsockopt(socket.IPPROTO_IP, MLTCP_SO_INFO, 64)
+    got = struct.unpack_from("=Q", info, 40)[0]   # mltcp_info.bytes_per_iter
+    if got != int(bpi):
+        sys.exit(f"train.py: bytes per iteration {got}, not MLTCP_BYTES_PER_ITER={bpi}")
 s.sendall(b"x" * (4 << 20))
 s.close()
 print(f"train.py: sent 4 MB with {cc}")
 PY
+
+# The stand-in must notice when the preload library did not do its job.
+(cd "$work" && MLTCP_CC=mltcp_cubic MLTCP_BYTES_PER_ITER=26214400 python3 train.py \
+	>/dev/null 2>&1)
+[ $? != 0 ]
+tap_result "train.py fails when it runs without libmltcp-preload.so" $?
 
 for line in "${cmdlines[@]}"; do
 	n=${line%%$'\t'*}
 	cmd=${line#*$'\t'}
 	run=$(sed -E "s/(^|[^[:alnum:]_])HOST([^[:alnum:]_]|$)/\\1$host\\2/g" <<<"$cmd")
 	out=$(cd "$work" && PATH="$ML_BIN:$PATH" LD_LIBRARY_PATH="$ML_LIB" \
-		timeout -k 5 60 ip netns exec "$snd" bash -o pipefail -c "$run" 2>&1)
+		timeout -k 5 60 bash -o pipefail -c "$run" 2>&1)
 	rc=$?
 	if [ $rc = 0 ]; then
-		ok "README.md:$n: $cmd"
+		ok "README.md:$n: $(tr -s " " <<<"$cmd")"
 	else
-		not_ok "README.md:$n: $cmd (exit $rc)"
+		not_ok "README.md:$n: $(tr -s " " <<<"$cmd") (exit $rc)"
 		[ "$run" != "$cmd" ] && diag "ran: $run"
 		printf '%s\n' "$out" | tail -n 20 | diag_stream
 	fi
