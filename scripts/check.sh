@@ -24,12 +24,16 @@ for k in ${KVER:-${KVERS:-$(scripts/default-kver --all)}}; do
 	if [[ $k =~ -amd64$ ]]; then
 		kvers+=("$k")
 	else
-		kvers+=("$(scripts/default-kver "$k")") || exit 2
+		r=$(scripts/default-kver "$k") || exit 2
+		kvers+=("$r")
 	fi
 done
 [ ${#kvers[@]} -gt 0 ] || { echo "check: no kernel to test" >&2; exit 2; }
 # KDIR only makes sense for a single kernel.
-[ ${#kvers[@]} -gt 1 ] && unset KDIR
+if [ ${#kvers[@]} -gt 1 ] && [ -n "${KDIR:-}" ]; then
+	echo "check: KDIR=$KDIR ignored: several kernels (${kvers[*]}); set KVER= to test one" >&2
+	unset KDIR
+fi
 
 say() { echo "$*" | tee -a "$log"; }
 # stage DESC CMD...: runs CMD with its output in the log (and on the console when
