@@ -12,12 +12,12 @@
 # short flow's counts) and to a floor of 2 segments of cwnd, 3 retransmissions, 16/1024
 # of alpha. The table is printed as "# |" lines (bench/FIDELITY.md).
 #
-#   NS_S[0] ══ N flows ══ NS_RT ══ tbf 20 Mbit/s [+ RED ECN] ══> NS_RR ─(blackout)─ NS_R[0] ─(netem 10 ms)─> ACKs
+#   NS_S[0] ══ N flows ══ NS_RT ══ tbf 10 Mbit/s [+ RED ECN] ══> NS_RR ─(blackout)─ NS_R[0] ─(netem 10 ms)─> ACKs
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_flows.sh"
 
 REPEATS=${FID_REPEATS:-2}
-RATE=20
+RATE=10
 configs=(
 	"reno mltcp_reno tbf 1 rto" "reno mltcp_reno tbf 4 -"
 	"cubic mltcp_cubic tbf 1 rto" "cubic mltcp_cubic tbf 4 -"
@@ -64,7 +64,7 @@ one_run() {
 	if [ "$rto" = rto ]; then
 		start=$(flows_wait_start "$out.s") || return 1
 		{
-			sleep "$(awk -v s="$start" -v n="$(now_ns)" 'BEGIN { d = 2 - (n - s) / 1e9; print d > 0 ? d : 0 }')"
+			sleep "$(awk -v s="$start" -v n="$(now_ns)" 'BEGIN { d = 2 - (n - s) / 1e9; print (d > 0 ? d : 0) }')"
 			echo "qdisc add dev r0 root netem loss 100%"
 			sleep 0.5
 			echo "qdisc del dev r0 root"

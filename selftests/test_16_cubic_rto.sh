@@ -2,13 +2,13 @@
 # After a retransmission timeout mltcp_cubic (F = 1) restarts its curve like Linux's
 # cubic (RFC 9438 4.8): the old W_max is forgotten, so once the path has more room
 # than before the timeout the window grows past the old W_max at once instead of
-# creeping towards it for K seconds. Each flow runs 13 s through a 20 Mbit/s FIFO with
+# creeping towards it for K seconds. Each flow runs 12 s through a 10 Mbit/s FIFO with
 # a 50 ms RTT; at 3 s the path goes dark for 0.5 s (netem loss 100% after the
-# bottleneck: an RTO) and the bottleneck becomes 60 Mbit/s. cwnd is sampled every
+# bottleneck: an RTO) and the bottleneck becomes 30 Mbit/s. cwnd is sampled every
 # 20 ms (TCP_INFO, mltcp-flow); 2.5-4.5 s after the blackout the median cwnd and the goodput of
 # mltcp_cubic must be within 25% of stock cubic's, run alternately in the same guest.
 #
-#   NS_S[0] ── NS_RT ══ tbf 20→60 Mbit/s ══> NS_RR ─(blackout)─ NS_R[0] ─(netem 50 ms)─> ACKs
+#   NS_S[0] ── NS_RT ══ tbf 10→30 Mbit/s ══> NS_RR ─(blackout)─ NS_R[0] ─(netem 50 ms)─> ACKs
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_flows.sh"
 
@@ -23,7 +23,7 @@ for f in slope intercept; do
 done
 echo 0 >$P/slope && echo 1 >$P/intercept || bail "set slope 0, intercept 1"
 
-dumbbell_setup 20 tbf 1 || bail "dumbbell"
+dumbbell_setup 10 tbf 1 || bail "dumbbell"
 S=${NS_S[0]}
 R=${NS_R[0]}
 DST=${RCV_IP4[0]}
@@ -33,20 +33,23 @@ flows_sink "$R" || bail "sink"
 
 timeouts() { in_ns "$S" nstat -asz TcpExtTCPTimeouts 2>/dev/null | awk '{ n += $2 } END { print n + 0 }'; }
 
-# rto_run ALGO OUT: one 13 s flow, blackout 3 s in; OUT gets
+# rto_run ALGO OUT: one 12 s flow, blackout 3 s in; OUT gets
 # "post_cwnd post_mbit pre_cwnd timeouts blackout_end_ms".
 rto_run() {
 	local algo=$1 out=$2 start t_end to0 pre post
-	tbf 20mbit || return 1
+	tbf 10mbit || return 1
 	to0=$(timeouts)
-	flows_start "$S" "$DST" "$algo" 1 13 20 "$out.s"
+	flows_start "$S" "$DST" "$algo" 1 12 20 "$out.s"
 	start=$(flows_wait_start "$out.s") || return 1
-	sleep $(awk -v s="$start" -v n="$(now_ns)" 'BEGIN { d = 3 - (n - s) / 1e9; print d > 0 ? d : 0 }')
-	# tc may take a second to start under emulation: the windows follow the real times
-	in_ns "$NS_RR" tc qdisc add dev r0 root netem loss 100% || return 1
-	tbf 60mbit
-	sleep 0.5
-	in_ns "$NS_RR" tc qdisc del dev r0 root
+	sleep $(awk -v s="$start" -v n="$(now_ns)" 'BEGIN { d = 3 - (n - s) / 1e9; print (d > 0 ? d : 0) }')
+	# tc may take a second to start under emulation: the windows follow the real
+	# times, and one tc process reads both blackout commands (0.5 s apart)
+	tbf 30mbit
+	{
+		echo "qdisc add dev r0 root netem loss 100%"
+		sleep 0.5
+		echo "qdisc del dev r0 root"
+	} | in_ns "$NS_RR" tc -batch - || return 1
 	t_end=$((($(now_ns) - start) / 1000000))
 	wait "$FLOWS_PID" || { diag "$(cat "$out.s.err")"; return 1; }
 	pre=$(flows_stats "$out.s" 1500 2900)
@@ -64,7 +67,7 @@ for ((i = 0; i < ROUNDS; i++)); do
 		cw[$algo]="${cw[$algo]:-} $c"
 		mb[$algo]="${mb[$algo]:-} $m"
 		[ "$to" -ge 1 ] && rto_ok=$((rto_ok + 1))
-		[ "$t_end" -le 8500 ] || late=$((late + 1))
+		[ "$t_end" -le 7500 ] || late=$((late + 1))
 	done
 done
 mean() { echo "$@" | awk '{ s = 0; for (i = 1; i <= NF; i++) s += $i; print NF ? s / NF : 0 }'; }
