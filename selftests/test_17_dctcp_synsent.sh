@@ -38,8 +38,8 @@ ecn_in() {
 }
 
 # run NAME ALGO: one connection whose congestion control ALGO is set in SYN_SENT,
-# sending for 3 s. Writes NAME.out (the client's summary line), NAME.ss (ss -ti of
-# the connection 1.5 s in) and NAME.ecn (receiver ECN counters of this connection).
+# sending for 5 s. Writes NAME.out (the client's summary line), NAME.ss (ss -ti of
+# the connection while it sends) and NAME.ecn (receiver ECN counters of this connection).
 run() {
 	local name=$1 algo=$2 port b0 b1 c
 	port=$(free_port "$R")
@@ -47,10 +47,14 @@ run() {
 	at_exit "kill $! 2>/dev/null"
 	wait_port "$R" "$port" || return 1
 	read -ra b0 <<<"$(ecn_in)"
-	in_ns "$S" "$PROG" client "$DST" "$port" "$algo" 3 >"$tmp/$name.out" 2>&1 &
+	in_ns "$S" "$PROG" client "$DST" "$port" "$algo" 5 >"$tmp/$name.out" 2>&1 &
 	c=$!
-	sleep 1.5
-	in_ns "$S" ss -tin state established "dst $DST:$port" >"$tmp/$name.ss"
+	# ss may take seconds to start under emulation: retry while the client sends
+	: >"$tmp/$name.ss"
+	while kill -0 "$c" 2>/dev/null && ! grep -q 'dctcp' "$tmp/$name.ss"; do
+		sleep 0.5
+		in_ns "$S" ss -tin state established "dst $DST:$port" >"$tmp/$name.ss"
+	done
 	wait "$c" || { diag "$name: $(cat "$tmp/$name.out")"; return 1; }
 	sleep 0.5
 	read -ra b1 <<<"$(ecn_in)"
@@ -76,8 +80,9 @@ tap_result "reference: Linux's dctcp set in SYN_SENT sends no ECT ($(cat "$tmp/s
 run plain mltcp_dctcp
 grep -q '^set_in=SYN_SENT algo=mltcp_dctcp ecn=0 ' "$tmp/plain.out"
 tap_result "mltcp_dctcp was set in SYN_SENT and stays selected, without ECN" $?
-grep -q 'mltcp_dctcp.*dctcp:fallback_mode' "$tmp/plain.ss"
-tap_result "ss -ti shows mltcp_dctcp running its fallback (no-ECN) ops" $?
+grep -q 'mltcp_dctcp.*dctcp:fallback_mode' "$tmp/plain.ss" &&
+	grep -q ' cc_info=fallback ' "$tmp/plain.out"
+tap_result "ss -ti and TCP_CC_INFO show mltcp_dctcp running its fallback (no-ECN) ops" $?
 no_ect plain
 rc=$?
 tap_result "no ECT or CE packet reaches the receiver (ECT0/ECT1/CE/NoECT $(cat "$tmp/plain.ecn"))" "$rc"
@@ -85,7 +90,7 @@ tap_result "no ECT or CE packet reaches the receiver (ECT0/ECT1/CE/NoECT $(cat "
 # 2. The SYN asked for ECN (sender tcp_ecn=1), the SYN-ACK refused it.
 in_ns "$S" sysctl -qw net.ipv4.tcp_ecn=1
 run asked mltcp_dctcp
-grep -q '^set_in=SYN_SENT algo=mltcp_dctcp ecn=0 ' "$tmp/asked.out" &&
+grep -q '^set_in=SYN_SENT algo=mltcp_dctcp ecn=0 cc_info=fallback ' "$tmp/asked.out" &&
 	grep -q 'mltcp_dctcp.*dctcp:fallback_mode' "$tmp/asked.ss"
 tap_result "ECN asked and refused: mltcp_dctcp in its fallback ops" $?
 no_ect asked
@@ -95,7 +100,7 @@ tap_result "ECN asked and refused: no ECT or CE packet (ECT0/ECT1/CE/NoECT $(cat
 # 3. Control: ECN asked and accepted (receiver runs mltcp_dctcp): ECT is counted.
 in_ns "$R" sysctl -qw net.ipv4.tcp_congestion_control=mltcp_dctcp
 run ecn mltcp_dctcp
-grep -q '^set_in=SYN_SENT algo=mltcp_dctcp ecn=1 ' "$tmp/ecn.out"
+grep -q '^set_in=SYN_SENT algo=mltcp_dctcp ecn=1 cc_info=dctcp ' "$tmp/ecn.out"
 tap_result "control: ECN negotiated when the peer runs DCTCP" $?
 grep -q 'mltcp_dctcp.*dctcp:(ce_state' "$tmp/ecn.ss"
 tap_result "control: ss -ti shows DCTCP's ECN state" $?

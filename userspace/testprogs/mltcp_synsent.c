@@ -8,13 +8,16 @@
  *   mltcp-synsent client ADDR PORT ALGO SECONDS
  *	non-blocking connect() to ADDR:PORT; while in SYN_SENT set ALGO with
  *	TCP_CONGESTION; once connected send for SECONDS; prints
- *	"set_in=SYN_SENT algo=NAME ecn=0|1 bytes=N" and exits 0, or an
+ *	"set_in=SYN_SENT algo=NAME ecn=0|1 cc_info=dctcp|fallback|none bytes=N"
+ *	(cc_info: what TCP_CC_INFO says, DCTCP's ECN mode or its fallback)
+ *	and exits 0, or an
  *	error and exits 1 (also when the socket was not in SYN_SENT when
  *	ALGO was set: the SYN-ACK must be delayed for this test to mean
  *	anything)
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/inet_diag.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -83,6 +86,21 @@ static int tcp_state(int fd)
 	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
 		return -1;
 	return ti.tcpi_state;
+}
+
+/* DCTCP's mode as TCP_CC_INFO reports it. */
+static const char *cc_info(int fd)
+{
+	union {
+		struct tcp_dctcp_info dctcp;
+		char raw[64];
+	} cc;
+	socklen_t len = sizeof(cc);
+
+	memset(&cc, 0, sizeof(cc));
+	if (getsockopt(fd, IPPROTO_TCP, TCP_CC_INFO, &cc, &len) || len != sizeof(cc.dctcp))
+		return "none";
+	return cc.dctcp.dctcp_enabled ? "dctcp" : "fallback";
 }
 
 static double now_s(void)
@@ -174,8 +192,8 @@ static int client(const char *addr, unsigned short port, const char *algo,
 		perror("mltcp-synsent: TCP_INFO");
 		return 1;
 	}
-	printf("set_in=SYN_SENT algo=%s ecn=%d bytes=%llu\n", name,
-	       !!(ti.tcpi_options & TCPI_OPT_ECN), bytes);
+	printf("set_in=SYN_SENT algo=%s ecn=%d cc_info=%s bytes=%llu\n", name,
+	       !!(ti.tcpi_options & TCPI_OPT_ECN), cc_info(fd), bytes);
 	shutdown(fd, SHUT_WR);
 	close(fd);
 	return 0;
