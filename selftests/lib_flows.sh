@@ -29,10 +29,13 @@ flows_start() {
 
 # flows_wait_start OUT: waits (10 s max) for OUT's start line; prints its time in ns.
 flows_wait_start() {
-	local i
-	for ((i = 0; i < 100; i++)); do
-		awk '$1 == "start" { print $2; f = 1 } END { exit !f }' "$1" 2>/dev/null && return 0
-		sleep 0.1
+	local i tag t
+	for ((i = 0; i < 200; i++)); do
+		if read -r tag t <"$1" 2>/dev/null && [ "$tag" = start ]; then
+			echo "$t"
+			return 0
+		fi
+		nap 0.05
 	done
 	return 1
 }
@@ -69,4 +72,35 @@ retr = sum(last[k][2] - first[k][2] for k in first)
 print("%.2f %d %d %d %d %d %d" % (nbytes * 8 / span / 1000 if span > 0 else 0,
       pct(cw, .1), pct(cw, .5), pct(cw, .9), retr, pct(al, .5) if al else -1, len(cw)))
 PYEOF
+}
+
+# Under emulation starting a process (tc, sleep, date) may take seconds, so the
+# blackouts are driven without starting any: tc processes started beforehand read
+# their commands from a pipe, and waits use bash's read timeout and $EPOCHREALTIME.
+
+# tc_pipe VAR NS: starts "tc -force -batch -" in NS reading from a new fd, stored in
+# VAR; a line written to it later takes effect at once. Closed on exit.
+tc_pipe() {
+	local fd
+	exec {fd}> >(in_ns "$2" tc -force -batch - >/dev/null 2>&1)
+	printf -v "$1" '%s' "$fd"
+}
+
+# nap SECONDS: sleeps without starting a process (a read that times out on a FIFO
+# nobody writes to).
+_nap_f=$(mktemp -u)
+mkfifo "$_nap_f" && exec {_nap_fd}<>"$_nap_f" && rm -f "$_nap_f"
+nap() {
+	read -rt "$1" -u "$_nap_fd"
+	return 0
+}
+
+# now_us: CLOCK_REALTIME in microseconds, without a process.
+now_us() { echo "${EPOCHREALTIME/./}"; }
+
+# nap_until START_NS OFFSET_S: sleeps until OFFSET_S seconds after START_NS.
+nap_until() {
+	local d=$(($1 / 1000 + ${2%.*} * 1000000 - $(now_us)))
+	[ "$d" -gt 0 ] && nap "$((d / 1000000)).$(printf '%06d' $((d % 1000000)))"
+	return 0
 }

@@ -25,50 +25,55 @@ configs=(
 )
 tap_plan 20
 P=/sys/module/mltcp/parameters
-ml_modprobe mltcp || bail "mltcp loads"
-for m in tcp_dctcp mltcp_reno mltcp_cubic mltcp_dctcp; do
-	ml_modprobe "$m" || bail "$m loads"
-done
 tmp=$(mktemp -d)
 trap 'ml_cleanup; rm -rf "$tmp"' EXIT
-for f in slope intercept; do
-	at_exit "echo $(cat $P/$f) > $P/$f"
-done
-echo 0 >$P/slope && echo 1 >$P/intercept || bail "set slope 0, intercept 1"
-ml_sysctl_restore net.ipv4.tcp_allowed_congestion_control
-sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n net.ipv4.tcp_allowed_congestion_control) dctcp"
+# prepare: modules, F = 1 and the allowed list; again after each ml_cleanup.
+prepare() {
+	local m f
+	for m in mltcp tcp_dctcp mltcp_reno mltcp_cubic mltcp_dctcp; do
+		ml_modprobe "$m" || return 1
+	done
+	for f in slope intercept; do
+		at_exit "echo $(cat $P/$f) > $P/$f"
+	done
+	echo 0 >$P/slope && echo 1 >$P/intercept || return 1
+	ml_sysctl_restore net.ipv4.tcp_allowed_congestion_control
+	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n net.ipv4.tcp_allowed_congestion_control) dctcp"
+}
+prepare || bail "modules load, slope 0 and intercept 1 set"
+diag "F = $(cat $P/slope) * bytes_ratio + $(cat $P/intercept)"
 
 topo=""
 # setup QDISC: a fresh dumbbell with QDISC unless the current one has it; the
 # receiver runs the stock algorithm's receiver side (DCTCP's ECE feedback).
 setup() {
 	[ "$topo" = "$1" ] && return 0
-	[ -n "$topo" ] && { ml_cleanup; ml_sysctl_restore net.ipv4.tcp_allowed_congestion_control; }
+	[ -n "$topo" ] && { ml_cleanup; prepare || return 1; }
 	topo=$1
 	dumbbell_setup "$RATE" "$1" 1 || return 1
 	in_ns "${NS_R[0]}" tc qdisc add dev eth0 root netem delay 10ms limit 10000 || return 1
 	if [ "$1" = red_ecn ]; then
 		in_ns "${NS_R[0]}" sysctl -qw net.ipv4.tcp_congestion_control=dctcp || return 1
 	fi
-	flows_sink "${NS_R[0]}"
+	flows_sink "${NS_R[0]}" || return 1
+	[ -n "${TC_RR:-}" ] && exec {TC_RR}>&-
+	tc_pipe TC_RR "$NS_RR"
 }
 
 # one_run ALGO N RTO OUT: N flows of ALGO for 6 s (4 flows: 5 s); with RTO the path
-# after the bottleneck is dark from 2 s to 2.5 s (one tc process reads both commands,
-# so the blackout lasts 0.5 s whatever tc's start-up time). OUT: flows_stats of
-# [0.5 s, end].
+# after the bottleneck is dark from 2 s to 2.5 s (a tc process started beforehand
+# reads the commands, so the blackout lasts 0.5 s whatever tc's start-up time). OUT:
+# flows_stats of [0.5 s, end].
 one_run() {
 	local algo=$1 n=$2 rto=$3 out=$4 secs=5 start
 	[ "$rto" = rto ] && secs=6
 	flows_start "${NS_S[0]}" "${RCV_IP4[0]}" "$algo" "$n" "$secs" 20 "$out.s"
 	if [ "$rto" = rto ]; then
 		start=$(flows_wait_start "$out.s") || return 1
-		{
-			sleep "$(awk -v s="$start" -v n="$(now_ns)" 'BEGIN { d = 2 - (n - s) / 1e9; print (d > 0 ? d : 0) }')"
-			echo "qdisc add dev r0 root netem loss 100%"
-			sleep 0.5
-			echo "qdisc del dev r0 root"
-		} | in_ns "$NS_RR" tc -batch - || return 1
+		nap_until "$start" 2
+		echo "qdisc add dev r0 root netem loss 100%" >&"$TC_RR"
+		nap 0.5
+		echo "qdisc del dev r0 root" >&"$TC_RR"
 	fi
 	wait "$FLOWS_PID" || { diag "$(cat "$out.s.err")"; return 1; }
 	flows_stats "$out.s" 500 $((secs * 1000)) >"$out"

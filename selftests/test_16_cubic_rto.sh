@@ -28,8 +28,9 @@ S=${NS_S[0]}
 R=${NS_R[0]}
 DST=${RCV_IP4[0]}
 in_ns "$R" tc qdisc add dev eth0 root netem delay 50ms limit 10000 || bail "netem delay"
-tbf() { in_ns "$NS_RT" tc qdisc change dev bn0 root handle 1: tbf rate "$1" burst 15000 limit 65536; }
 flows_sink "$R" || bail "sink"
+tc_pipe TC_RT "$NS_RT"
+tc_pipe TC_RR "$NS_RR"
 
 timeouts() { in_ns "$S" nstat -asz TcpExtTCPTimeouts 2>/dev/null | awk '{ n += $2 } END { print n + 0 }'; }
 
@@ -37,20 +38,17 @@ timeouts() { in_ns "$S" nstat -asz TcpExtTCPTimeouts 2>/dev/null | awk '{ n += $
 # "post_cwnd post_mbit pre_cwnd timeouts blackout_end_ms".
 rto_run() {
 	local algo=$1 out=$2 start t_end to0 pre post
-	tbf 10mbit || return 1
+	echo "qdisc change dev bn0 root handle 1: tbf rate 10mbit burst 15000 limit 65536" >&"$TC_RT"
 	to0=$(timeouts)
 	flows_start "$S" "$DST" "$algo" 1 12 20 "$out.s"
 	start=$(flows_wait_start "$out.s") || return 1
-	sleep $(awk -v s="$start" -v n="$(now_ns)" 'BEGIN { d = 3 - (n - s) / 1e9; print (d > 0 ? d : 0) }')
-	# tc may take a second to start under emulation: the windows follow the real
-	# times, and one tc process reads both blackout commands (0.5 s apart)
-	tbf 30mbit
-	{
-		echo "qdisc add dev r0 root netem loss 100%"
-		sleep 0.5
-		echo "qdisc del dev r0 root"
-	} | in_ns "$NS_RR" tc -batch - || return 1
-	t_end=$((($(now_ns) - start) / 1000000))
+	nap_until "$start" 3
+	# the tc processes run already: the commands take effect at once
+	echo "qdisc change dev bn0 root handle 1: tbf rate 30mbit burst 15000 limit 65536" >&"$TC_RT"
+	echo "qdisc add dev r0 root netem loss 100%" >&"$TC_RR"
+	nap 0.5
+	echo "qdisc del dev r0 root" >&"$TC_RR"
+	t_end=$((($(now_us) - start / 1000) / 1000))
 	wait "$FLOWS_PID" || { diag "$(cat "$out.s.err")"; return 1; }
 	pre=$(flows_stats "$out.s" 1500 2900)
 	post=$(flows_stats "$out.s" $((t_end + 2500)) $((t_end + 4500)))
