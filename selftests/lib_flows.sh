@@ -27,10 +27,11 @@ flows_start() {
 	FLOWS_PID=$!
 }
 
-# flows_wait_start OUT: waits (10 s max) for OUT's start line; prints its time in ns.
+# flows_wait_start OUT: waits (60 s max: a loaded emulated guest may take that long
+# to start the program and connect) for OUT's start line; prints its time in ns.
 flows_wait_start() {
 	local i tag t
-	for ((i = 0; i < 200; i++)); do
+	for ((i = 0; i < 1200; i++)); do
 		if read -r tag t <"$1" 2>/dev/null && [ "$tag" = start ]; then
 			echo "$t"
 			return 0

@@ -41,7 +41,7 @@ rto_run() {
 	echo "qdisc change dev bn0 root handle 1: tbf rate 10mbit burst 15000 limit 65536" >&"$TC_RT"
 	to0=$(timeouts)
 	flows_start "$S" "$DST" "$algo" 1 12 20 "$out.s"
-	start=$(flows_wait_start "$out.s") || return 1
+	start=$(flows_wait_start "$out.s") || { diag "$algo: no start: $(cat "$out.s.err")"; return 1; }
 	nap_until "$start" 3
 	# the tc processes run already: the commands take effect at once
 	echo "qdisc change dev bn0 root handle 1: tbf rate 30mbit burst 15000 limit 65536" >&"$TC_RT"
