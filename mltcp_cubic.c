@@ -44,11 +44,14 @@
  *    start ends (ssthresh = cwnd).  RTT samples within a second of a new
  *    epoch are ignored.  The kernel's TCPHystart* counters are updated.
  *
- * State is 46 bytes next to struct mltcp_sock in icsk_ca_priv (48 left
- * on 6.1 and 6.12).  Linux's cubic also caches its growth rate for up to
- * one jiffy (longer while cwnd does not change); the 12 bytes that needs
- * do not fit, so the rate is recomputed on every ACK from the same
- * inputs.
+ * Linux's cubic also computes the growth rate at most once per jiffy and,
+ * while cwnd does not change, at most every HZ/32; so does this module.
+ *
+ * State is 47 bytes next to struct mltcp_sock in icsk_ca_priv (48 left
+ * on 6.1 and 6.12): HyStart's round state (used only in slow start) and
+ * the cached growth rate (used only in congestion avoidance) share their
+ * space; whichever part is not current is rebuilt before use (a HyStart
+ * round restarts, the rate is recomputed).
  */
 #include <linux/math64.h>
 #include <linux/module.h>
@@ -103,6 +106,13 @@ static u32 cube_rtt_scale __read_mostly;	/* C, Q10 */
 static u32 beta_scale __read_mostly;		/* 8 / alpha of the Reno-friendly region */
 static u64 cube_factor __read_mostly;		/* 2^40 / C: K^3 per segment, (1/1024 s)^3 */
 
+/* What the shared part of struct mltcp_cubic holds. */
+enum cubic_shared {
+	CUBIC_SHARED_NONE = 0,
+	CUBIC_SHARED_HYSTART,	/* round state of HyStart */
+	CUBIC_SHARED_RATE,	/* growth rate cache */
+};
+
 /**
  * struct mltcp_cubic - per-socket state
  * @ml: MLTCP state, must be first
@@ -114,12 +124,18 @@ static u64 cube_factor __read_mostly;		/* 2^40 / C: K^3 per segment, (1/1024 s)^
  * @epoch_start: jiffies at the start of the epoch; 0 = none
  * @ack_cnt: credit counted towards @tcp_cwnd
  * @tcp_cwnd: Reno-friendly estimate W_est, segments
- * @round_start: HyStart: start of this round, us (tcp_mstamp)
- * @end_seq: HyStart: the round ends when snd_una passes it
- * @last_ack: HyStart: time of the last ACK of the current train, us
- * @curr_rtt: HyStart: smallest RTT sample in this round, us
+ * @hs: HyStart's round, valid when @shared is CUBIC_SHARED_HYSTART
+ * @hs.round_start: start of this round, us (tcp_mstamp)
+ * @hs.end_seq: the round ends when snd_una passes it
+ * @hs.last_ack: time of the last ACK of the current train, us
+ * @hs.curr_rtt: smallest RTT sample in this round, us
+ * @rate: growth rate cache, valid when @shared is CUBIC_SHARED_RATE
+ * @rate.cnt: credit per one-segment increase of cwnd
+ * @rate.last_cwnd: cwnd when @rate.cnt was computed
+ * @rate.last_time: jiffies when @rate.cnt was computed
  * @sample_cnt: HyStart: RTT samples in this round (saturates)
  * @found: HyStart ended slow start; reset by a timeout only
+ * @shared: enum cubic_shared
  */
 struct mltcp_cubic {
 	struct mltcp_sock ml;
@@ -130,12 +146,22 @@ struct mltcp_cubic {
 	u32 epoch_start;
 	u32 ack_cnt;
 	u32 tcp_cwnd;
-	u32 round_start;
-	u32 end_seq;
-	u32 last_ack;
-	u32 curr_rtt;
+	union {
+		struct {
+			u32 round_start;
+			u32 end_seq;
+			u32 last_ack;
+			u32 curr_rtt;
+		} hs;
+		struct {
+			u32 cnt;
+			u32 last_cwnd;
+			u32 last_time;
+		} rate;
+	};
 	u8 sample_cnt;
 	u8 found;
+	u8 shared;
 };
 
 /* Integer cube root, rounded down: bitwise, 3 bits of input per step. */
@@ -170,10 +196,11 @@ static void hystart_round_start(struct sock *sk)
 {
 	struct mltcp_cubic *ca = inet_csk_ca(sk);
 
-	ca->round_start = cubic_clock_us(sk);
-	ca->last_ack = ca->round_start;
-	ca->end_seq = tcp_sk(sk)->snd_nxt;
-	ca->curr_rtt = ~0U;
+	ca->shared = CUBIC_SHARED_HYSTART;
+	ca->hs.round_start = cubic_clock_us(sk);
+	ca->hs.last_ack = ca->hs.round_start;
+	ca->hs.end_seq = tcp_sk(sk)->snd_nxt;
+	ca->hs.curr_rtt = ~0U;
 	ca->sample_cnt = 0;
 }
 
@@ -209,7 +236,8 @@ static void hystart_update(struct sock *sk, u32 delay)
 	struct mltcp_cubic *ca = inet_csk_ca(sk);
 	u32 threshold;
 
-	if (after(tp->snd_una, ca->end_seq))
+	/* a new round; or slow start again and the round state was reused */
+	if (ca->shared != CUBIC_SHARED_HYSTART || after(tp->snd_una, ca->hs.end_seq))
 		hystart_round_start(sk);
 	if (tcp_snd_cwnd(tp) < (u32)READ_ONCE(hystart_low_window))
 		return;
@@ -217,13 +245,13 @@ static void hystart_update(struct sock *sk, u32 delay)
 	if (READ_ONCE(hystart_detect) & HYSTART_ACK_TRAIN) {
 		u32 now = cubic_clock_us(sk);
 
-		if ((s32)(now - ca->last_ack) <= READ_ONCE(hystart_ack_delta_us)) {
-			ca->last_ack = now;
+		if ((s32)(now - ca->hs.last_ack) <= READ_ONCE(hystart_ack_delta_us)) {
+			ca->hs.last_ack = now;
 			threshold = ca->delay_min + hystart_ack_delay_us(sk);
 			/* unpaced, a round's ACKs span half the RTT at most */
 			if (sk->sk_pacing_status == SK_PACING_NONE)
 				threshold >>= 1;
-			if ((s32)(now - ca->round_start) > (s32)threshold) {
+			if ((s32)(now - ca->hs.round_start) > (s32)threshold) {
 				hystart_exit(sk, LINUX_MIB_TCPHYSTARTTRAINDETECT,
 					     LINUX_MIB_TCPHYSTARTTRAINCWND);
 				return;
@@ -232,10 +260,10 @@ static void hystart_update(struct sock *sk, u32 delay)
 	}
 
 	if (READ_ONCE(hystart_detect) & HYSTART_DELAY) {
-		ca->curr_rtt = min(ca->curr_rtt, delay);
+		ca->hs.curr_rtt = min(ca->hs.curr_rtt, delay);
 		if (ca->sample_cnt < HYSTART_MIN_SAMPLES) {
 			ca->sample_cnt++;
-		} else if (ca->curr_rtt > ca->delay_min +
+		} else if (ca->hs.curr_rtt > ca->delay_min +
 			   clamp(ca->delay_min >> 3, HYSTART_DELAY_MIN_US,
 				 HYSTART_DELAY_MAX_US)) {
 			hystart_exit(sk, LINUX_MIB_TCPHYSTARTDELAYDETECT,
@@ -281,18 +309,33 @@ static u32 cubic_target(const struct mltcp_cubic *ca, u64 t)
  * @cwnd: current cwnd
  * @credit: credit of this ACK (F-scaled segments acked)
  *
- * Starts an epoch when none is running, advances the Reno-friendly
- * estimate by @credit and computes the growth rate from the curve one
- * minimum RTT ahead.
+ * Counts @credit towards the Reno-friendly estimate and, at most once per
+ * jiffy (every HZ/32 while cwnd stays the same), starts an epoch when
+ * none is running, advances the estimate and computes the growth rate
+ * from the curve one minimum RTT ahead.
  *
  * Return: the count for tcp_cong_avoid_ai(), at least 2.
  */
 static u32 cubic_cnt(struct mltcp_cubic *ca, u32 cwnd, u32 credit)
 {
 	u32 now = tcp_jiffies32, target, cnt;
+	bool cached = ca->shared == CUBIC_SHARED_RATE;
 	u64 t;
 
 	ca->ack_cnt += credit;
+	if (cached && ca->rate.last_cwnd == cwnd &&
+	    (s32)(now - ca->rate.last_time) <= HZ / 32)
+		return ca->rate.cnt;
+
+	if (cached && ca->epoch_start && now == ca->rate.last_time) {
+		/* the curve's rate is this jiffy's; only W_est may move it */
+		cnt = ca->rate.cnt;
+		goto friendliness;
+	}
+
+	ca->shared = CUBIC_SHARED_RATE;
+	ca->rate.last_cwnd = cwnd;
+	ca->rate.last_time = now;
 	if (!ca->epoch_start) {
 		ca->epoch_start = now ?: 1;
 		ca->ack_cnt = credit;
@@ -320,6 +363,7 @@ static u32 cubic_cnt(struct mltcp_cubic *ca, u32 cwnd, u32 credit)
 	if (!ca->last_max_cwnd && cnt > CUBIC_FIRST_EPOCH_CNT)
 		cnt = CUBIC_FIRST_EPOCH_CNT;
 
+friendliness:
 	if (READ_ONCE(tcp_friendliness)) {
 		u32 per_seg = max((cwnd * beta_scale) >> 3, 1U);
 
@@ -335,7 +379,8 @@ static u32 cubic_cnt(struct mltcp_cubic *ca, u32 cwnd, u32 credit)
 			cnt = min(cnt, max_cnt);
 		}
 	}
-	return max(cnt, 2U);
+	ca->rate.cnt = max(cnt, 2U);
+	return ca->rate.cnt;
 }
 
 static void mltcp_cubic_cong_avoid(struct sock *sk, u32 ack, u32 acked)

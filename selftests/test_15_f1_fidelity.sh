@@ -23,7 +23,20 @@ configs=(
 	"cubic mltcp_cubic tbf 1 rto" "cubic mltcp_cubic tbf 4 -"
 	"dctcp mltcp_dctcp red_ecn 1 rto" "dctcp mltcp_dctcp red_ecn 4 -"
 )
-tap_plan 20
+# FID_ONLY="cubic dctcp": only those base algorithms (for measuring one change).
+if [ -n "${FID_ONLY:-}" ]; then
+	keep=()
+	for cfg in "${configs[@]}"; do
+		[[ " $FID_ONLY " == *" ${cfg%% *} "* ]] && keep+=("$cfg")
+	done
+	configs=("${keep[@]}")
+fi
+plan=0
+for cfg in "${configs[@]}"; do
+	plan=$((plan + 3))
+	[ "${cfg%% *}" = dctcp ] && plan=$((plan + 1))
+done
+tap_plan $plan
 P=/sys/module/mltcp/parameters
 tmp=$(mktemp -d)
 trap 'ml_cleanup; rm -rf "$tmp"' EXIT
