@@ -1,71 +1,167 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mltcp_cubic: CUBIC (RFC 9438) whose congestion-avoidance growth is
- * scaled by MLTCP's F: every ACK's credit (segments acked) is multiplied
- * by F before it drives the cubic increase and the Reno-friendly
- * estimate, so the number of ACKs per cwnd increment shrinks by F.
+ * mltcp_cubic: CUBIC whose congestion-avoidance growth is scaled by
+ * MLTCP's F.  With F = 1 (slope 0, intercept 1) it is meant to behave
+ * like Linux's own "cubic" module: same curve, same fixed point, same
+ * HyStart, same module parameters and defaults.  F enters in two places
+ * only: every ACK's credit (segments acked) is multiplied by F before it
+ * drives the cubic increase and the Reno-friendly estimate
+ * (mltcp_ai_credit()), and the multiplicative decrease is divided by F
+ * when the core's "decrease" parameter is set (mltcp_decrease()).
  *
- * Written from RFC 9438:
- *  - W_cubic(t) = C * (t - K)^3 + W_max, C = 0.4, beta_cubic = 0.7 (4.2);
- *  - Reno-friendly region with W_est and alpha_cubic (4.3);
- *  - concave and convex regions: cwnd += (target - cwnd) / cwnd per ACK,
- *    target = W_cubic(t + RTT) clamped to [cwnd, 1.5 * cwnd] (4.4, 4.5);
- *  - multiplicative decrease and fast convergence (4.6, 4.7);
- *  - timeouts restart the curve (4.8); spurious congestion events are
- *    undone (4.9); t excludes application-idle time (5.8).
- * ssthresh is computed from cwnd, which RFC 9438 allows when cwnd cannot
- * grow while the flow is application limited: tcp_is_cwnd_limited()
- * gates every increase.
+ * Written from RFC 9438, the CUBIC and HyStart papers (Ha, Rhee, Xu 2008;
+ * Ha, Rhee 2008/2011) and the documented behaviour of Linux's cubic:
+ *  - W_cubic(t) = C * (t - K)^3 + W_max with C = bic_scale * 10 / 1024
+ *    (0.4) and beta = beta / 1024 (0.7); t in units of 1/1024 s, measured
+ *    in jiffies from the start of the congestion-avoidance epoch;
+ *  - the target is the curve one minimum RTT ahead (at least one jiffy):
+ *    cwnd grows by one segment every cwnd / (target - cwnd) segments of
+ *    credit, and by one every 100 * cwnd when cwnd is at or above target;
+ *  - while no congestion event is known (W_max = 0, the first epoch and
+ *    the first after a timeout) growth is at least one segment per 20 of
+ *    credit, i.e. about 5% per RTT;
+ *  - Reno-friendly region: an estimate of what Reno would have that grows
+ *    one segment per cwnd * beta_scale / 8 of credit, beta_scale =
+ *    8 * (1 + beta) / (3 * (1 - beta)) rounded down (15 for beta = 0.7,
+ *    alpha = 8/15 for the whole epoch); cwnd grows at least as fast as
+ *    needed to follow it within one RTT; growth is never faster than one
+ *    segment per 2 of credit;
+ *  - congestion event: W_max = cwnd, or cwnd * (1 + beta) / 2 when it
+ *    did not reach the previous W_max (fast convergence); ssthresh =
+ *    cwnd * beta, at least 2;
+ *  - a timeout (TCP_CA_Loss) forgets everything: W_max, the epoch, the
+ *    minimum RTT and HyStart's result (RFC 9438 4.8);
+ *  - undo restores cwnd only (the kernel's Reno undo), like Linux;
+ *  - t excludes the time the application was idle (RFC 9438 5.8);
+ *  - HyStart in slow start, above hystart_low_window segments: a round
+ *    starts when snd_una passes the snd_nxt of the previous round start;
+ *    ACK train: ACKs closer than hystart_ack_delta_us to each other that
+ *    keep arriving for more than half the minimum RTT (plus a little for
+ *    TSO/GSO bursts at the pacing rate, the whole minimum RTT when the
+ *    socket is paced) since the round start end slow start;
+ *    delay: when the smallest of the round's first 8 RTT samples exceeds
+ *    the minimum RTT by more than 1/8 of it (clamped to [4, 16] ms), slow
+ *    start ends (ssthresh = cwnd).  RTT samples within a second of a new
+ *    epoch are ignored.  The kernel's TCPHystart* counters are updated.
  *
- * Slow start is standard slow start; HyStart++ (RFC 9406) is not
- * implemented.
+ * Linux's cubic also computes the growth rate at most once per jiffy and,
+ * while cwnd does not change, at most every HZ/32; so does this module.
  *
- * Fixed point: windows in segments, time in units of 1/1024 s, C and
- * beta in Q10.  No floating point.
+ * State is 47 bytes next to struct mltcp_sock in icsk_ca_priv (48 left
+ * on 6.1 and 6.12): HyStart's round state (used only in slow start) and
+ * the cached growth rate (used only in congestion avoidance) share their
+ * space; whichever part is not current is rebuilt before use (a HyStart
+ * round restarts, the rate is recomputed).
  */
 #include <linux/math64.h>
 #include <linux/module.h>
+#include <linux/netdevice.h>
 #include <net/tcp.h>
 
 #include "mltcp.h"
 
-#define CUBIC_BETA		717U	/* beta_cubic = 0.7, Q10 */
-#define CUBIC_C			410U	/* C = 0.4 segments/s^3, Q10 */
-/* alpha_cubic = 3 * (1 - beta) / (1 + beta) = 0.529, Q10 */
-#define CUBIC_ALPHA		(3U * (1024U - CUBIC_BETA) * 1024U / (1024U + CUBIC_BETA))
-/*
- * |t - K| is capped at 2^18 units (256 s) so that C * |t - K|^3 fits in
- * 64 bits; by then the curve is far beyond the 1.5 * cwnd clamp anyway.
- */
+#define CUBIC_BETA_SCALE	1024U	/* beta is beta / 1024 */
+#define CUBIC_HZ_SHIFT		10	/* t in 1/1024 s */
+/* |t - K| is capped at 2^18 units (256 s) so that C * |t - K|^3 fits in 64 bits. */
 #define CUBIC_DT_MAX		(1ULL << 18)
-/* W_max - cwnd is capped so that (diff << 40) fits in 64 bits. */
-#define CUBIC_KDIFF_MAX		((1U << 23) - 1)
+#define CUBIC_FIRST_EPOCH_CNT	20U	/* at least cwnd / 20 per RTT while W_max = 0 */
+
+#define HYSTART_ACK_TRAIN	0x1
+#define HYSTART_DELAY		0x2
+#define HYSTART_MIN_SAMPLES	8
+#define HYSTART_DELAY_MIN_US	4000U
+#define HYSTART_DELAY_MAX_US	16000U
+
+static int fast_convergence __read_mostly = 1;
+static int beta __read_mostly = 717;
+static int initial_ssthresh __read_mostly;
+static int bic_scale __read_mostly = 41;
+static int tcp_friendliness __read_mostly = 1;
+static int hystart __read_mostly = 1;
+static int hystart_detect __read_mostly = HYSTART_ACK_TRAIN | HYSTART_DELAY;
+static int hystart_low_window __read_mostly = 16;
+static int hystart_ack_delta_us __read_mostly = 2000;
+
+module_param(fast_convergence, int, 0644);
+MODULE_PARM_DESC(fast_convergence, "Fast convergence: release bandwidth on a shrinking W_max (default 1)");
+module_param(beta, int, 0644);
+MODULE_PARM_DESC(beta, "Multiplicative decrease factor, /1024 (default 717 = 0.7)");
+module_param(initial_ssthresh, int, 0644);
+MODULE_PARM_DESC(initial_ssthresh, "Initial ssthresh when hystart is off (default 0: the kernel's)");
+module_param(bic_scale, int, 0444);
+MODULE_PARM_DESC(bic_scale, "C of the cubic function, /1024 after * 10 (default 41: C = 0.4)");
+module_param(tcp_friendliness, int, 0644);
+MODULE_PARM_DESC(tcp_friendliness, "Reno-friendly region on/off (default 1)");
+module_param(hystart, int, 0644);
+MODULE_PARM_DESC(hystart, "HyStart on/off (default 1)");
+module_param(hystart_detect, int, 0644);
+MODULE_PARM_DESC(hystart_detect, "HyStart detectors: 1 ACK train, 2 delay, 3 both (default 3)");
+module_param(hystart_low_window, int, 0644);
+MODULE_PARM_DESC(hystart_low_window, "HyStart acts only above this cwnd, segments (default 16)");
+module_param(hystart_ack_delta_us, int, 0644);
+MODULE_PARM_DESC(hystart_ack_delta_us, "Largest ACK spacing inside an ACK train, us (default 2000)");
+
+/* Derived from bic_scale and beta at load time, like Linux's cubic. */
+static u32 cube_rtt_scale __read_mostly;	/* C, Q10 */
+static u32 beta_scale __read_mostly;		/* 8 / alpha of the Reno-friendly region */
+static u64 cube_factor __read_mostly;		/* 2^40 / C: K^3 per segment, (1/1024 s)^3 */
+
+/* What the shared part of struct mltcp_cubic holds. */
+enum cubic_shared {
+	CUBIC_SHARED_NONE = 0,
+	CUBIC_SHARED_HYSTART,	/* round state of HyStart */
+	CUBIC_SHARED_RATE,	/* growth rate cache */
+};
 
 /**
  * struct mltcp_cubic - per-socket state
  * @ml: MLTCP state, must be first
- * @w_max: W_max, window at the last congestion event after fast
- *	convergence, segments
- * @w_max_prior: @w_max before the last congestion event, for undo
- * @cwnd_prior: cwnd at the last congestion event, segments
+ * @last_max_cwnd: W_max, segments; 0 = no congestion event known
  * @origin: plateau of the curve in this epoch (W_max, or cwnd when the
- *	epoch starts above W_max)
- * @k: K, the time the curve takes to reach @origin, 1/1024 s
- * @epoch_start: start of the congestion-avoidance stage, ms; 0 = none
- * @w_est: Reno-friendly window estimate W_est, segments
- * @w_est_acc: fraction of a segment towards @w_est, in alpha-weighted
- *	credit (Q10); one segment is cwnd * 1024
+ *	epoch started at or above W_max)
+ * @k: K, time from the epoch start to @origin, 1/1024 s
+ * @delay_min: smallest RTT sample, us; 0 = none yet
+ * @epoch_start: jiffies at the start of the epoch; 0 = none
+ * @ack_cnt: credit counted towards @tcp_cwnd
+ * @tcp_cwnd: Reno-friendly estimate W_est, segments
+ * @hs: HyStart's round, valid when @shared is CUBIC_SHARED_HYSTART
+ * @hs.round_start: start of this round, us (tcp_mstamp)
+ * @hs.end_seq: the round ends when snd_una passes it
+ * @hs.last_ack: time of the last ACK of the current train, us
+ * @hs.curr_rtt: smallest RTT sample in this round, us
+ * @rate: growth rate cache, valid when @shared is CUBIC_SHARED_RATE
+ * @rate.cnt: credit per one-segment increase of cwnd
+ * @rate.last_cwnd: cwnd when @rate.cnt was computed
+ * @rate.last_time: jiffies when @rate.cnt was computed
+ * @sample_cnt: HyStart: RTT samples in this round (saturates)
+ * @found: HyStart ended slow start; reset by a timeout only
+ * @shared: enum cubic_shared
  */
 struct mltcp_cubic {
 	struct mltcp_sock ml;
-	u32 w_max;
-	u32 w_max_prior;
-	u32 cwnd_prior;
+	u32 last_max_cwnd;
 	u32 origin;
 	u32 k;
+	u32 delay_min;
 	u32 epoch_start;
-	u32 w_est;
-	u32 w_est_acc;
+	u32 ack_cnt;
+	u32 tcp_cwnd;
+	union {
+		struct {
+			u32 round_start;
+			u32 end_seq;
+			u32 last_ack;
+			u32 curr_rtt;
+		} hs;
+		struct {
+			u32 cnt;
+			u32 last_cwnd;
+			u32 last_time;
+		} rate;
+	};
+	u8 sample_cnt;
+	u8 found;
+	u8 shared;
 };
 
 /* Integer cube root, rounded down: bitwise, 3 bits of input per step. */
@@ -85,125 +181,246 @@ static u32 cubic_cbrt(u64 a)
 	return (u32)y;
 }
 
-/* K = cbrt((W_max - cwnd_epoch) / C) seconds, in 1/1024 s. */
-static u32 cubic_k(u32 diff)
+static u32 cubic_clock_us(const struct sock *sk)
 {
-	diff = min(diff, CUBIC_KDIFF_MAX);
-	/* (diff / (C / 1024)) * 1024^3 = diff * 2^40 / C */
-	return cubic_cbrt(div_u64((u64)diff << 40, CUBIC_C));
+	return (u32)tcp_sk(sk)->tcp_mstamp;
 }
 
-static u32 cubic_now_ms(const struct tcp_sock *tp)
+/* Forget everything the curve knows (init, timeout). */
+static void cubic_reset(struct mltcp_cubic *ca)
 {
-	return (u32)div_u64(tp->tcp_mstamp, USEC_PER_MSEC);
+	memset((char *)ca + sizeof(ca->ml), 0, sizeof(*ca) - sizeof(ca->ml));
 }
 
-/* W_cubic at @t_ms after the epoch start, segments. */
-static u32 cubic_w(const struct mltcp_cubic *ca, u32 t_ms)
+static void hystart_round_start(struct sock *sk)
 {
-	u64 t = div_u64((u64)t_ms * 1024, MSEC_PER_SEC);
+	struct mltcp_cubic *ca = inet_csk_ca(sk);
+
+	ca->shared = CUBIC_SHARED_HYSTART;
+	ca->hs.round_start = cubic_clock_us(sk);
+	ca->hs.last_ack = ca->hs.round_start;
+	ca->hs.end_seq = tcp_sk(sk)->snd_nxt;
+	ca->hs.curr_rtt = ~0U;
+	ca->sample_cnt = 0;
+}
+
+/*
+ * Time a TSO/GSO burst of 4 maximal packets takes at the pacing rate, at
+ * most 1 ms: ACKs of such a burst arrive late without meaning a long train.
+ */
+static u32 hystart_ack_delay_us(const struct sock *sk)
+{
+	unsigned long rate = READ_ONCE(sk->sk_pacing_rate);
+
+	if (!rate)
+		return 0;
+	return (u32)min_t(u64, USEC_PER_MSEC,
+			  div64_ul((u64)GSO_LEGACY_MAX_SIZE * 4 * USEC_PER_SEC, rate));
+}
+
+static void hystart_exit(struct sock *sk, int mib_detect, int mib_cwnd)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct mltcp_cubic *ca = inet_csk_ca(sk);
+
+	ca->found = 1;
+	NET_INC_STATS(sock_net(sk), mib_detect);
+	NET_ADD_STATS(sock_net(sk), mib_cwnd, tcp_snd_cwnd(tp));
+	tp->snd_ssthresh = tcp_snd_cwnd(tp);
+}
+
+/* HyStart, for one RTT sample @delay (us) in slow start. */
+static void hystart_update(struct sock *sk, u32 delay)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct mltcp_cubic *ca = inet_csk_ca(sk);
+	u32 threshold;
+
+	/* a new round; or slow start again and the round state was reused */
+	if (ca->shared != CUBIC_SHARED_HYSTART || after(tp->snd_una, ca->hs.end_seq))
+		hystart_round_start(sk);
+	if (tcp_snd_cwnd(tp) < (u32)READ_ONCE(hystart_low_window))
+		return;
+
+	if (READ_ONCE(hystart_detect) & HYSTART_ACK_TRAIN) {
+		u32 now = cubic_clock_us(sk);
+
+		if ((s32)(now - ca->hs.last_ack) <= READ_ONCE(hystart_ack_delta_us)) {
+			ca->hs.last_ack = now;
+			threshold = ca->delay_min + hystart_ack_delay_us(sk);
+			/* unpaced, a round's ACKs span half the RTT at most */
+			if (sk->sk_pacing_status == SK_PACING_NONE)
+				threshold >>= 1;
+			if ((s32)(now - ca->hs.round_start) > (s32)threshold) {
+				hystart_exit(sk, LINUX_MIB_TCPHYSTARTTRAINDETECT,
+					     LINUX_MIB_TCPHYSTARTTRAINCWND);
+				return;
+			}
+		}
+	}
+
+	if (READ_ONCE(hystart_detect) & HYSTART_DELAY) {
+		ca->hs.curr_rtt = min(ca->hs.curr_rtt, delay);
+		if (ca->sample_cnt < HYSTART_MIN_SAMPLES) {
+			ca->sample_cnt++;
+		} else if (ca->hs.curr_rtt > ca->delay_min +
+			   clamp(ca->delay_min >> 3, HYSTART_DELAY_MIN_US,
+				 HYSTART_DELAY_MAX_US)) {
+			hystart_exit(sk, LINUX_MIB_TCPHYSTARTDELAYDETECT,
+				     LINUX_MIB_TCPHYSTARTDELAYCWND);
+		}
+	}
+}
+
+static void mltcp_cubic_pkts_acked(struct sock *sk, const struct ack_sample *sample)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	struct mltcp_cubic *ca = inet_csk_ca(sk);
+	u32 delay;
+
+	if (sample->rtt_us < 0)
+		return;
+	/* the first second of an epoch follows a recovery: RTTs are inflated */
+	if (ca->epoch_start && (s32)(tcp_jiffies32 - ca->epoch_start) < HZ)
+		return;
+	delay = max_t(u32, sample->rtt_us, 1);
+	if (!ca->delay_min || ca->delay_min > delay)
+		ca->delay_min = delay;
+	if (!ca->found && tcp_in_slow_start(tp) && READ_ONCE(hystart))
+		hystart_update(sk, delay);
+}
+
+/* W_cubic at @t (1/1024 s after the epoch start), segments. */
+static u32 cubic_target(const struct mltcp_cubic *ca, u64 t)
+{
 	u64 dt, off;
 
 	dt = t < ca->k ? ca->k - t : t - ca->k;
 	dt = min(dt, CUBIC_DT_MAX);
-	/* C * dt^3: Q10 constant, three factors of 1/1024 s */
-	off = (CUBIC_C * dt * dt * dt) >> 40;
+	off = mul_u64_u64_shr(dt * dt * dt, cube_rtt_scale, 10 + 3 * CUBIC_HZ_SHIFT);
 	if (t < ca->k)
 		return off >= ca->origin ? 0 : ca->origin - (u32)off;
 	return (u32)min_t(u64, (u64)ca->origin + off, U32_MAX);
 }
 
-static void cubic_epoch_start(struct tcp_sock *tp, struct mltcp_cubic *ca,
-			      u32 now)
+/**
+ * cubic_cnt() - segments of credit per one-segment increase of cwnd
+ * @ca: state
+ * @cwnd: current cwnd
+ * @credit: credit of this ACK (F-scaled segments acked)
+ *
+ * Counts @credit towards the Reno-friendly estimate and, at most once per
+ * jiffy (every HZ/32 while cwnd stays the same), starts an epoch when
+ * none is running, advances the estimate and computes the growth rate
+ * from the curve one minimum RTT ahead.
+ *
+ * Return: the count for tcp_cong_avoid_ai(), at least 2.
+ */
+static u32 cubic_cnt(struct mltcp_cubic *ca, u32 cwnd, u32 credit)
 {
-	u32 cwnd = tcp_snd_cwnd(tp);
+	u32 now = tcp_jiffies32, target, cnt;
+	bool cached = ca->shared == CUBIC_SHARED_RATE;
+	u64 t;
 
-	ca->epoch_start = now ?: 1;
-	if (ca->w_max > cwnd) {
-		ca->k = cubic_k(ca->w_max - cwnd);
-		ca->origin = ca->w_max;
-	} else {
-		ca->k = 0;
-		ca->origin = cwnd;
-	}
-	ca->w_est = cwnd;
-	ca->w_est_acc = 0;
-}
+	ca->ack_cnt += credit;
+	if (cached && ca->rate.last_cwnd == cwnd &&
+	    (s32)(now - ca->rate.last_time) <= HZ / 32)
+		return ca->rate.cnt;
 
-/* Congestion avoidance with @credit (F-scaled segments acked). */
-static void cubic_update(struct sock *sk, u32 credit)
-{
-	struct tcp_sock *tp = tcp_sk(sk);
-	struct mltcp_cubic *ca = inet_csk_ca(sk);
-	u32 cwnd = tcp_snd_cwnd(tp);
-	u32 now = cubic_now_ms(tp);
-	u32 alpha, t_ms, target;
-	u64 acc, seg;
-
-	if (!ca->epoch_start)
-		cubic_epoch_start(tp, ca, now);
-
-	/* W_est += alpha_cubic * segments_acked / cwnd (RFC 9438 4.3) */
-	alpha = ca->w_est >= ca->cwnd_prior ? 1024U : CUBIC_ALPHA;
-	acc = ca->w_est_acc + (u64)alpha * credit;
-	seg = (u64)cwnd << 10;
-	if (acc >= seg) {
-		u64 inc = div64_u64(acc, seg);
-
-		ca->w_est = (u32)min_t(u64, (u64)ca->w_est + inc, U32_MAX);
-		acc -= inc * seg;
-	}
-	ca->w_est_acc = (u32)acc;
-
-	t_ms = now - ca->epoch_start;
-	if (cubic_w(ca, t_ms) < ca->w_est) {
-		/* Reno-friendly region: cwnd follows W_est */
-		if (ca->w_est > cwnd)
-			tcp_snd_cwnd_set(tp, min(ca->w_est, tp->snd_cwnd_clamp));
-		return;
+	if (cached && ca->epoch_start && now == ca->rate.last_time) {
+		/* the curve's rate is this jiffy's; only W_est may move it */
+		cnt = ca->rate.cnt;
+		goto friendliness;
 	}
 
-	/* concave or convex region: aim at W_cubic one RTT ahead */
-	target = cubic_w(ca, t_ms + (tp->srtt_us >> 3) / USEC_PER_MSEC);
-	if (target <= cwnd || !credit)
-		return;
-	target = min(target, cwnd + cwnd / 2);
-	/* cwnd += (target - cwnd) / cwnd per segment of credit */
-	tcp_cong_avoid_ai(tp, max(cwnd / (target - cwnd), 1U), credit);
+	ca->shared = CUBIC_SHARED_RATE;
+	ca->rate.last_cwnd = cwnd;
+	ca->rate.last_time = now;
+	if (!ca->epoch_start) {
+		ca->epoch_start = now ?: 1;
+		ca->ack_cnt = credit;
+		ca->tcp_cwnd = cwnd;
+		if (ca->last_max_cwnd <= cwnd) {
+			ca->k = 0;
+			ca->origin = cwnd;
+		} else {
+			u64 diff = min_t(u64, ca->last_max_cwnd - cwnd,
+					 div64_u64(U64_MAX, cube_factor));
+
+			ca->k = cubic_cbrt(cube_factor * diff);
+			ca->origin = ca->last_max_cwnd;
+		}
+	}
+
+	/* one minimum RTT ahead, rounded up to whole jiffies */
+	t = (u32)((s32)(now - ca->epoch_start) + usecs_to_jiffies(ca->delay_min));
+	t = div_u64(t << CUBIC_HZ_SHIFT, HZ);
+	target = cubic_target(ca, t);
+	if (target > cwnd)
+		cnt = cwnd / (target - cwnd);
+	else
+		cnt = 100 * cwnd;
+	if (!ca->last_max_cwnd && cnt > CUBIC_FIRST_EPOCH_CNT)
+		cnt = CUBIC_FIRST_EPOCH_CNT;
+
+friendliness:
+	if (READ_ONCE(tcp_friendliness)) {
+		u32 per_seg = max((cwnd * beta_scale) >> 3, 1U);
+
+		if (ca->ack_cnt > per_seg) {
+			u32 n = (ca->ack_cnt - 1) / per_seg;
+
+			ca->ack_cnt -= n * per_seg;
+			ca->tcp_cwnd += n;
+		}
+		if (ca->tcp_cwnd > cwnd) {
+			u32 max_cnt = cwnd / (ca->tcp_cwnd - cwnd);
+
+			cnt = min(cnt, max_cnt);
+		}
+	}
+	ca->rate.cnt = max(cnt, 2U);
+	return ca->rate.cnt;
 }
 
 static void mltcp_cubic_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 {
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 credit, cnt;
+
 	if (!mltcp_slow_start(sk, &acked))
 		return;
-	cubic_update(sk, mltcp_ai_credit(sk, acked));
+	credit = mltcp_ai_credit(sk, acked);
+	cnt = cubic_cnt(inet_csk_ca(sk), tcp_snd_cwnd(tp), credit);
+	tcp_cong_avoid_ai(tp, cnt, credit);
 }
 
-/* Congestion event: multiplicative decrease, fast convergence (4.6, 4.7). */
+/* Congestion event: W_max with fast convergence, ssthresh = cwnd * beta. */
 static u32 mltcp_cubic_ssthresh(struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	struct mltcp_cubic *ca = inet_csk_ca(sk);
 	u32 cwnd = tcp_snd_cwnd(tp);
+	/* beta is writable at run time; keep the cut a cut */
+	u32 b = clamp_t(int, READ_ONCE(beta), 1, CUBIC_BETA_SCALE - 1);
 
 	ca->epoch_start = 0;
-	ca->w_max_prior = ca->w_max;
-	if (cwnd < ca->w_max)
-		ca->w_max = (u32)(((u64)cwnd * (1024U + CUBIC_BETA)) >> 11);
+	if (cwnd < ca->last_max_cwnd && READ_ONCE(fast_convergence))
+		ca->last_max_cwnd = (u32)(((u64)cwnd * (CUBIC_BETA_SCALE + b)) /
+					  (2 * CUBIC_BETA_SCALE));
 	else
-		ca->w_max = cwnd;
-	ca->cwnd_prior = cwnd;
-	return mltcp_decrease(sk, cwnd, max((u32)(((u64)cwnd * CUBIC_BETA) >> 10), 2U));
+		ca->last_max_cwnd = cwnd;
+	return mltcp_decrease(sk, cwnd,
+			      max((u32)(((u64)cwnd * b) / CUBIC_BETA_SCALE), 2U));
 }
 
-/* Spurious congestion event (4.9): back to the previous curve. */
-static u32 mltcp_cubic_undo_cwnd(struct sock *sk)
+/* A timeout restarts everything: no W_max, no epoch, HyStart again. */
+static void mltcp_cubic_set_state(struct sock *sk, u8 new_state)
 {
-	struct mltcp_cubic *ca = inet_csk_ca(sk);
-
-	ca->w_max = ca->w_max_prior;
-	ca->epoch_start = 0;
-	return tcp_reno_undo_cwnd(sk);
+	if (new_state == TCP_CA_Loss) {
+		cubic_reset(inet_csk_ca(sk));
+		hystart_round_start(sk);
+	}
 }
 
 static void mltcp_cubic_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
@@ -213,26 +430,28 @@ static void mltcp_cubic_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	mltcp_ca_cwnd_event(sk, ev);
 
 	if (ev == CA_EVENT_TX_START && ca->epoch_start) {
-		const struct tcp_sock *tp = tcp_sk(sk);
-		u32 now = cubic_now_ms(tp);
-		u32 idle = jiffies_to_msecs(tcp_jiffies32 - tp->lsndtime);
+		u32 now = tcp_jiffies32;
+		s32 idle = now - tcp_sk(sk)->lsndtime;
 
 		/* t must not count the time the application was idle */
-		if ((s32)(ca->epoch_start + idle - now) > 0)
-			ca->epoch_start = now;
-		else
+		if (idle > 0) {
 			ca->epoch_start += idle;
-		if (!ca->epoch_start)
-			ca->epoch_start = 1;
+			if (after(ca->epoch_start, now))
+				ca->epoch_start = now;
+			if (!ca->epoch_start)
+				ca->epoch_start = 1;
+		}
 	}
 }
 
 static void mltcp_cubic_init(struct sock *sk)
 {
-	struct mltcp_cubic *ca = inet_csk_ca(sk);
-
 	mltcp_ca_init(sk);
-	memset((char *)ca + sizeof(ca->ml), 0, sizeof(*ca) - sizeof(ca->ml));
+	cubic_reset(inet_csk_ca(sk));
+	if (READ_ONCE(hystart))
+		hystart_round_start(sk);
+	else if (READ_ONCE(initial_ssthresh))
+		tcp_sk(sk)->snd_ssthresh = (u32)READ_ONCE(initial_ssthresh);
 }
 
 static struct mltcp_algo mltcp_cubic_algo = {
@@ -241,8 +460,10 @@ static struct mltcp_algo mltcp_cubic_algo = {
 		.release	= mltcp_ca_release,
 		.ssthresh	= mltcp_cubic_ssthresh,
 		.cong_avoid	= mltcp_cubic_cong_avoid,
-		.undo_cwnd	= mltcp_cubic_undo_cwnd,
+		.set_state	= mltcp_cubic_set_state,
+		.undo_cwnd	= tcp_reno_undo_cwnd,
 		.cwnd_event	= mltcp_cubic_cwnd_event,
+		.pkts_acked	= mltcp_cubic_pkts_acked,
 		.owner		= THIS_MODULE,
 		.name		= "mltcp_cubic",
 	},
@@ -253,6 +474,14 @@ MLTCP_ALGO_COUNTERS(mltcp_cubic_algo);
 static int __init mltcp_cubic_register(void)
 {
 	MLTCP_CHECK_PRIV(struct mltcp_cubic, ml);
+
+	if (beta <= 0 || beta >= (int)CUBIC_BETA_SCALE || bic_scale <= 0) {
+		pr_err("mltcp_cubic: beta must be in (0, 1024) and bic_scale > 0\n");
+		return -EINVAL;
+	}
+	beta_scale = 8 * (CUBIC_BETA_SCALE + beta) / 3 / (CUBIC_BETA_SCALE - beta);
+	cube_rtt_scale = bic_scale * 10;
+	cube_factor = div_u64(1ULL << (10 + 3 * CUBIC_HZ_SHIFT), cube_rtt_scale);
 	return mltcp_register(&mltcp_cubic_algo);
 }
 
@@ -265,5 +494,5 @@ module_init(mltcp_cubic_register);
 module_exit(mltcp_cubic_unregister);
 
 MODULE_AUTHOR("MLTCP project");
-MODULE_DESCRIPTION("MLTCP CUBIC: CUBIC (RFC 9438) with growth scaled by F(bytes_ratio)");
+MODULE_DESCRIPTION("MLTCP CUBIC: Linux's CUBIC with HyStart, growth scaled by F(bytes_ratio)");
 MODULE_LICENSE("GPL");

@@ -3,23 +3,32 @@
  * mltcp_dctcp: DCTCP (RFC 8257) whose Reno-style additive increase is
  * scaled by MLTCP's F.
  *
- * Written from RFC 8257:
+ * Written from RFC 8257 and the documented behaviour of Linux's dctcp, so
+ * that at F = 1 it behaves like Linux's "dctcp" module:
  *  - receiver (3.2): DCTCP.CE follows the CE codepoint of the last data
  *    packet; every ACK carries ECE = DCTCP.CE; when DCTCP.CE changes, a
  *    delayed ACK for the data received before the change is sent at once
  *    with the old ECE value, and the packet that changed it is ACKed at
  *    once too;
- *  - sender (3.3): per observation window (about one RTT of data) the
- *    fraction M of acked bytes that were ECE-marked updates
- *    alpha = (1 - g) * alpha + g * M with g = 1/16, and on marks cwnd is
- *    reduced once per window to cwnd * (1 - alpha / 2) (TCP's CWR state
- *    provides the once per window);
- *  - loss is handled like standard TCP: ssthresh = cwnd / 2 (3.3);
- *  - ECN is required (TCP_CONG_NEEDS_ECN); when the peer did not
- *    negotiate ECN, the socket switches to mltcp_dctcp_noecn: no ECT
- *    any more, Reno with the F-scaled increase.
- * alpha starts at 1 (RFC 8257 leaves the initial value open; 1 is the
- * conservative choice: the first marks halve cwnd like standard ECN).
+ *  - sender (3.3): per observation window (one window of data: it ends
+ *    when snd_una reaches the snd_nxt of its start) the fraction M of
+ *    delivered segments that were ECE-marked (TCP's delivered and
+ *    delivered_ce counters) updates alpha = (1 - g) * alpha + g * M,
+ *    g = 1/2^shift_g (1/16), alpha in 1/1024 and decaying to exactly 0
+ *    when no marks arrive; on marks cwnd is reduced once per window to
+ *    cwnd * (1 - alpha / 2) (TCP's CWR state provides the once per
+ *    window);
+ *  - loss is handled like standard TCP: ssthresh = half the window at the
+ *    time of the loss (a loss during an ECN reduction halves the window
+ *    reached so far, not the window before the ECN cut) (3.3);
+ *  - undo restores the window of the last reduction (ECN or loss);
+ *  - ECN is required (TCP_CONG_NEEDS_ECN); when the connection has no ECN,
+ *    the socket switches to mltcp_dctcp_noecn at once (no ECT any more,
+ *    Reno with the F-scaled increase): at init when ECN was not
+ *    negotiated or, in SYN_SENT, not asked for; and on the first ACK if
+ *    the peer refused it in its SYN-ACK.
+ * alpha starts at alpha_on_init / 1024 (default 1: the first marks halve
+ * cwnd like standard ECN).
  */
 #include <linux/inet_diag.h>
 #include <linux/math64.h>
@@ -30,28 +39,64 @@
 #include "mltcp.h"
 #include "mltcp_compat.h"
 
-#define DCTCP_G_SHIFT		4	/* g = 1/16 */
-#define DCTCP_ALPHA_SHIFT	20	/* alpha is Q20 */
-#define DCTCP_ALPHA_ONE		(1U << DCTCP_ALPHA_SHIFT)
+#define DCTCP_MAX_ALPHA		1024U
+
+static unsigned int shift_g __read_mostly = 4;	/* g = 1/2^4 */
+static unsigned int alpha_on_init __read_mostly = DCTCP_MAX_ALPHA;
+
+static int dctcp_set_shift_g(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 10, &v) || v > 10)
+		return -EINVAL;
+	WRITE_ONCE(shift_g, v);
+	return 0;
+}
+
+static int dctcp_set_alpha_on_init(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 10, &v) || v > DCTCP_MAX_ALPHA)
+		return -EINVAL;
+	WRITE_ONCE(alpha_on_init, v);
+	return 0;
+}
+
+static const struct kernel_param_ops dctcp_shift_g_ops = {
+	.set = dctcp_set_shift_g,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops dctcp_alpha_on_init_ops = {
+	.set = dctcp_set_alpha_on_init,
+	.get = param_get_uint,
+};
+
+module_param_cb(shift_g, &dctcp_shift_g_ops, &shift_g, 0644);
+MODULE_PARM_DESC(shift_g, "g = 1/2^shift_g, in [0, 10] (default 4)");
+module_param_cb(alpha_on_init, &dctcp_alpha_on_init_ops, &alpha_on_init, 0644);
+MODULE_PARM_DESC(alpha_on_init, "Initial alpha, /1024, in [0, 1024] (default 1024)");
 
 /**
  * struct mltcp_dctcp - per-socket state
  * @ml: MLTCP state, must be first
- * @alpha: DCTCP.Alpha, Q20 (Q10 would leave alpha stuck above 15/1024)
- * @window_end: DCTCP.WindowEnd, the sequence ending the observation window
- * @bytes_acked: DCTCP.BytesAcked in this observation window
- * @bytes_marked: DCTCP.BytesMarked in this observation window
- * @prior_snd_una: snd_una after the previous ACK
+ * @alpha: DCTCP.Alpha, 1024 = 1
+ * @next_seq: DCTCP.WindowEnd, the sequence ending the observation window
+ * @old_delivered: tp->delivered at the start of the window
+ * @old_delivered_ce: tp->delivered_ce at the start of the window
+ * @loss_cwnd: cwnd at the last reduction, for undo
  * @prior_rcv_nxt: receiver: rcv_nxt after the previous data packet
  * @ce_state: receiver: DCTCP.CE
  */
 struct mltcp_dctcp {
 	struct mltcp_sock ml;
 	u32 alpha;
-	u32 window_end;
-	u32 bytes_acked;
-	u32 bytes_marked;
-	u32 prior_snd_una;
+	u32 next_seq;
+	u32 old_delivered;
+	u32 old_delivered_ce;
+	u32 loss_cwnd;
 	u32 prior_rcv_nxt;
 	u8 ce_state;
 };
@@ -63,6 +108,20 @@ static bool dctcp_ecn_ok(const struct tcp_sock *tp)
 
 static struct tcp_congestion_ops mltcp_dctcp_noecn;
 
+/* Continue without ECN: an ops without TCP_CONG_NEEDS_ECN and no ECT. */
+static void dctcp_fall_back(struct sock *sk)
+{
+	inet_csk(sk)->icsk_ca_ops = &mltcp_dctcp_noecn;
+	INET_ECN_dontxmit(sk);
+}
+
+static void dctcp_window_start(const struct tcp_sock *tp, struct mltcp_dctcp *ca)
+{
+	ca->next_seq = tp->snd_nxt;
+	ca->old_delivered = tp->delivered;
+	ca->old_delivered_ce = tp->delivered_ce;
+}
+
 static void mltcp_dctcp_init(struct sock *sk)
 {
 	struct mltcp_dctcp *ca = inet_csk_ca(sk);
@@ -70,82 +129,87 @@ static void mltcp_dctcp_init(struct sock *sk)
 
 	mltcp_ca_init(sk);
 	memset((char *)ca + sizeof(ca->ml), 0, sizeof(*ca) - sizeof(ca->ml));
-	ca->alpha = DCTCP_ALPHA_ONE;
-	ca->window_end = tp->snd_nxt;
-	ca->prior_snd_una = tp->snd_una;
-	ca->prior_rcv_nxt = tp->rcv_nxt;
-
 	/*
-	 * Without ECN negotiated, continue as Reno on an ops without
-	 * TCP_CONG_NEEDS_ECN: TCP then stops setting ECT on this socket's
-	 * packets (RFC 3168 6.1.1), which it re-enables after init for as
-	 * long as the ops needs ECN.  Only an active open still waiting for
-	 * its SYN-ACK (init from setsockopt) does not know the outcome yet.
+	 * ECN is known to be on, or will be decided later (a socket not
+	 * connected yet: setsockopt before connect() or a listener).  In
+	 * SYN_SENT the SYN is gone: without ECN_OK it did not ask for ECN.
 	 */
-	if (!dctcp_ecn_ok(tp) && sk->sk_state != TCP_SYN_SENT)
-		inet_csk(sk)->icsk_ca_ops = &mltcp_dctcp_noecn;
+	if (!dctcp_ecn_ok(tp) && sk->sk_state != TCP_CLOSE &&
+	    sk->sk_state != TCP_LISTEN) {
+		dctcp_fall_back(sk);
+		return;
+	}
+	ca->alpha = READ_ONCE(alpha_on_init);
+	ca->prior_rcv_nxt = tp->rcv_nxt;
+	dctcp_window_start(tp, ca);
 }
 
-/* Sender: account one ACK; update alpha at the end of each window. */
+/* Sender: at the end of each window, alpha from the window's marks. */
 static void mltcp_dctcp_in_ack_event(struct sock *sk, u32 flags)
 {
 	struct mltcp_dctcp *ca = inet_csk_ca(sk);
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u32 acked = tp->snd_una - ca->prior_snd_una;
-	u32 m;
+	u32 alpha, delivered, delivered_ce, g;
 
-	ca->prior_snd_una = tp->snd_una;
-	ca->bytes_acked += acked;
-	if (flags & CA_ACK_ECE)
-		ca->bytes_marked += acked;
-
-	if (!after(tp->snd_una, ca->window_end))
+	/* SYN_SENT with ECN asked for, and the SYN-ACK refused it */
+	if (unlikely(!dctcp_ecn_ok(tp))) {
+		dctcp_fall_back(sk);
+		return;
+	}
+	if (before(tp->snd_una, ca->next_seq))
 		return;
 
-	/* M = BytesMarked / BytesAcked; alpha = (1 - g) * alpha + g * M */
-	m = ca->bytes_acked ?
-	    (u32)div_u64((u64)ca->bytes_marked << DCTCP_ALPHA_SHIFT,
-			 ca->bytes_acked) : 0;
-	ca->alpha = ca->alpha - (ca->alpha >> DCTCP_G_SHIFT) +
-		    (m >> DCTCP_G_SHIFT);
-	ca->window_end = tp->snd_nxt;
-	ca->bytes_acked = 0;
-	ca->bytes_marked = 0;
+	delivered = tp->delivered - ca->old_delivered;
+	delivered_ce = tp->delivered_ce - ca->old_delivered_ce;
+	g = READ_ONCE(shift_g);
+	alpha = ca->alpha;
+	/* (1 - g) * alpha, reaching 0 once alpha * g rounds to 0 */
+	alpha -= min_not_zero(alpha, alpha >> g);
+	if (delivered_ce) {
+		/* + g * M */
+		delivered_ce = (u32)div_u64((u64)delivered_ce << (10 - g),
+					    max(1U, delivered));
+		alpha = min(alpha + delivered_ce, DCTCP_MAX_ALPHA);
+	}
+	WRITE_ONCE(ca->alpha, alpha);
+	dctcp_window_start(tp, ca);
 }
 
-/*
- * Called when TCP reduces cwnd: for ECE (CWR) DCTCP's gentle reduction,
- * for loss the same value is lowered to the standard halving by
- * dctcp_react_to_loss() right after.
- */
+/* Called when TCP reduces cwnd: for ECE (CWR) DCTCP's gentle reduction. */
 static u32 mltcp_dctcp_ssthresh(struct sock *sk)
 {
-	const struct mltcp_dctcp *ca = inet_csk_ca(sk);
+	struct mltcp_dctcp *ca = inet_csk_ca(sk);
 	const struct tcp_sock *tp = tcp_sk(sk);
 	u32 cwnd = tcp_snd_cwnd(tp);
 
-	if (!dctcp_ecn_ok(tp))
-		return mltcp_reno_ssthresh(sk);
+	ca->loss_cwnd = cwnd;
 	/* cwnd * (1 - alpha / 2) */
-	return mltcp_decrease(sk, cwnd, max(cwnd - (u32)(((u64)cwnd * ca->alpha) >>
-						      (DCTCP_ALPHA_SHIFT + 1)), 2U));
+	return mltcp_decrease(sk, cwnd, max(cwnd - ((cwnd * ca->alpha) >> 11), 2U));
 }
 
-/* Loss: respond like standard TCP, cwnd / 2 of the window before it. */
-static void dctcp_react_to_loss(struct sock *sk, u32 cwnd_before)
+/* Loss: respond like standard TCP, half of the window now. */
+static void dctcp_react_to_loss(struct sock *sk)
 {
+	struct mltcp_dctcp *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
+	u32 cwnd = tcp_snd_cwnd(tp);
 
-	tp->snd_ssthresh = min(tp->snd_ssthresh,
-			       mltcp_decrease(sk, cwnd_before, max(cwnd_before >> 1, 2U)));
+	ca->loss_cwnd = cwnd;
+	tp->snd_ssthresh = mltcp_decrease(sk, cwnd, max(cwnd >> 1, 2U));
 }
 
 static void mltcp_dctcp_set_state(struct sock *sk, u8 new_state)
 {
-	/* ssthresh() ran just before for this loss; prior_cwnd is cwnd then */
 	if (new_state == TCP_CA_Recovery &&
 	    inet_csk(sk)->icsk_ca_state != TCP_CA_Recovery)
-		dctcp_react_to_loss(sk, tcp_sk(sk)->prior_cwnd);
+		dctcp_react_to_loss(sk);
+}
+
+static u32 mltcp_dctcp_undo_cwnd(struct sock *sk)
+{
+	const struct mltcp_dctcp *ca = inet_csk_ca(sk);
+
+	return max(tcp_snd_cwnd(tcp_sk(sk)), ca->loss_cwnd);
 }
 
 static void dctcp_set_ece(struct tcp_sock *tp, u8 ce)
@@ -191,7 +255,7 @@ static void mltcp_dctcp_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		break;
 	case CA_EVENT_LOSS:
 		/* RTO: ssthresh() just ran, cwnd is not reduced yet */
-		dctcp_react_to_loss(sk, tcp_snd_cwnd(tcp_sk(sk)));
+		dctcp_react_to_loss(sk);
 		break;
 	default:
 		mltcp_ca_cwnd_event(sk, ev);
@@ -203,6 +267,7 @@ static size_t mltcp_dctcp_get_info(struct sock *sk, u32 ext, int *attr,
 				   union tcp_cc_info *info)
 {
 	const struct mltcp_dctcp *ca = inet_csk_ca(sk);
+	const struct tcp_sock *tp = tcp_sk(sk);
 
 	/* ss asks for VEGASINFO; answer that request too */
 	if (!(ext & (1 << (INET_DIAG_DCTCPINFO - 1))) &&
@@ -210,13 +275,18 @@ static size_t mltcp_dctcp_get_info(struct sock *sk, u32 ext, int *attr,
 		return 0;
 
 	memset(&info->dctcp, 0, sizeof(info->dctcp));
-	if (dctcp_ecn_ok(tcp_sk(sk))) {
+	/* the ops in use, not the ECN flag: ss shows which one runs */
+	if (READ_ONCE(inet_csk(sk)->icsk_ca_ops) != &mltcp_dctcp_noecn) {
+		u32 mss = READ_ONCE(tp->mss_cache);
+
 		info->dctcp.dctcp_enabled = 1;
-		info->dctcp.dctcp_ce_state = ca->ce_state;
-		/* Q10 like the kernel's dctcp, 1024 = 1.0 */
-		info->dctcp.dctcp_alpha = ca->alpha >> (DCTCP_ALPHA_SHIFT - 10);
-		info->dctcp.dctcp_ab_ecn = ca->bytes_marked;
-		info->dctcp.dctcp_ab_tot = ca->bytes_acked;
+		info->dctcp.dctcp_ce_state = READ_ONCE(ca->ce_state);
+		info->dctcp.dctcp_alpha = READ_ONCE(ca->alpha);
+		/* this window so far, in bytes */
+		info->dctcp.dctcp_ab_ecn = mss * (READ_ONCE(tp->delivered_ce) -
+						  READ_ONCE(ca->old_delivered_ce));
+		info->dctcp.dctcp_ab_tot = mss * (READ_ONCE(tp->delivered) -
+						  READ_ONCE(ca->old_delivered));
 	}
 	*attr = INET_DIAG_DCTCPINFO;
 	return sizeof(info->dctcp);
@@ -247,7 +317,7 @@ static struct mltcp_algo mltcp_dctcp_algo = {
 		.cwnd_event	= mltcp_dctcp_cwnd_event,
 		.ssthresh	= mltcp_dctcp_ssthresh,
 		.cong_avoid	= mltcp_reno_cong_avoid,
-		.undo_cwnd	= tcp_reno_undo_cwnd,
+		.undo_cwnd	= mltcp_dctcp_undo_cwnd,
 		.set_state	= mltcp_dctcp_set_state,
 		.get_info	= mltcp_dctcp_get_info,
 		.flags		= TCP_CONG_NEEDS_ECN,

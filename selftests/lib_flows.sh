@@ -1,0 +1,107 @@
+#!/bin/bash
+# Bulk flows that sample their own congestion state (userspace/testprogs/mltcp_flow.c)
+# and statistics over a time window of their samples, for the side-by-side selftests
+# (test_15, test_16). Source after lib.sh. Under an emulated guest a process per sample
+# (ss, iperf3 intervals) takes seconds; mltcp-flow samples TCP_INFO/TCP_CC_INFO of its
+# own sockets every few ms.
+
+ML_BIN=${ML_BIN:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/bin}
+FLOW=$ML_BIN/mltcp-flow
+[ -x "$FLOW" ] || { echo "1..1"; echo "not ok 1 - $FLOW is built (make userspace)"; exit 1; }
+
+# now_ns: CLOCK_REALTIME in ns (the clock of mltcp-flow's "start" line).
+now_ns() { date +%s%N; }
+
+# flows_sink NS: starts a sink in NS (killed on exit) and sets SINK_PORT.
+flows_sink() {
+	SINK_PORT=$(free_port "$1")
+	in_ns "$1" "$FLOW" sink "$SINK_PORT" &
+	at_exit "kill $! 2>/dev/null"
+	wait_port "$1" "$SINK_PORT"
+}
+
+# flows_start NS_SRC DST ALGO N SECONDS INTERVAL_MS OUT: starts N flows in the
+# background (FLOWS_PID), samples to OUT. The receiver's sink must run (flows_sink).
+flows_start() {
+	in_ns "$1" "$FLOW" send "$2" "$SINK_PORT" "$3" "$4" "$5" "$6" >"$7" 2>"$7.err" &
+	FLOWS_PID=$!
+}
+
+# flows_wait_start OUT: waits (60 s max: a loaded emulated guest may take that long
+# to start the program and connect) for OUT's start line; prints its time in ns.
+flows_wait_start() {
+	local i tag t
+	for ((i = 0; i < 1200; i++)); do
+		if read -r tag t <"$1" 2>/dev/null && [ "$tag" = start ]; then
+			echo "$t"
+			return 0
+		fi
+		nap 0.05
+	done
+	return 1
+}
+
+# flows_stats OUT FROM_MS TO_MS: statistics of the samples in [FROM_MS, TO_MS]:
+#   goodput_mbit cwnd_p10 cwnd_p50 cwnd_p90 retrans alpha_p50 samples
+# goodput: bytes acked by all flows in the window / its length; cwnd percentiles over
+# every sample of every flow; retrans: retransmitted segments of all flows in the
+# window; alpha: median DCTCP alpha (/1024), -1 without DCTCP.
+flows_stats() {
+	python3 - "$@" <<'PYEOF'
+import sys
+path, lo, hi = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+cw, al, first, last = [], [], {}, {}
+for line in open(path):
+    f = line.split()
+    if len(f) != 9 or f[0] != "s":
+        continue
+    t = float(f[1])
+    if not lo <= t <= hi:
+        continue
+    cw.append(int(f[3]))
+    if int(f[7]) >= 0:
+        al.append(int(f[7]))
+    rec = (t, int(f[6]), int(f[5]))
+    first.setdefault(f[2], rec)
+    last[f[2]] = rec
+def pct(a, p):
+    a = sorted(a)
+    return a[int(p * (len(a) - 1) + 0.5)] if a else 0
+span = max([last[k][0] - first[k][0] for k in first] or [0])
+nbytes = sum(last[k][1] - first[k][1] for k in first)
+retr = sum(last[k][2] - first[k][2] for k in first)
+print("%.2f %d %d %d %d %d %d" % (nbytes * 8 / span / 1000 if span > 0 else 0,
+      pct(cw, .1), pct(cw, .5), pct(cw, .9), retr, pct(al, .5) if al else -1, len(cw)))
+PYEOF
+}
+
+# Under emulation starting a process (tc, sleep, date) may take seconds, so the
+# blackouts are driven without starting any: tc processes started beforehand read
+# their commands from a pipe, and waits use bash's read timeout and $EPOCHREALTIME.
+
+# tc_pipe VAR NS: starts "tc -force -batch -" in NS reading from a new fd, stored in
+# VAR; a line written to it later takes effect at once. Closed on exit.
+tc_pipe() {
+	local fd
+	exec {fd}> >(in_ns "$2" tc -force -batch - >/dev/null 2>&1)
+	printf -v "$1" '%s' "$fd"
+}
+
+# nap SECONDS: sleeps without starting a process (a read that times out on a FIFO
+# nobody writes to).
+_nap_f=$(mktemp -u)
+mkfifo "$_nap_f" && exec {_nap_fd}<>"$_nap_f" && rm -f "$_nap_f"
+nap() {
+	read -rt "$1" -u "$_nap_fd"
+	return 0
+}
+
+# now_us: CLOCK_REALTIME in microseconds, without a process.
+now_us() { echo "${EPOCHREALTIME/./}"; }
+
+# nap_until START_NS OFFSET_S: sleeps until OFFSET_S seconds after START_NS.
+nap_until() {
+	local d=$(($1 / 1000 + ${2%.*} * 1000000 - $(now_us)))
+	[ "$d" -gt 0 ] && nap "$((d / 1000000)).$(printf '%06d' $((d % 1000000)))"
+	return 0
+}

@@ -1,0 +1,158 @@
+#!/bin/bash
+# Side by side at F = 1 (slope 0, intercept 1): each MLTCP module against the kernel's
+# own algorithm over the same bottleneck, in the same guest: reno and cubic over a
+# tail-drop FIFO, dctcp over RED marking ECN; one flow with an induced RTO (the path
+# goes dark for 0.5 s at 2 s: netem loss 100% after the bottleneck) and four flows.
+# Runs alternate stock, mltcp, mltcp, stock... (FID_REPEATS of each, default 2) and the
+# medians are compared, from TCP_INFO/TCP_CC_INFO samples every 20 ms (mltcp-flow):
+#   goodput within 2%, cwnd p10/p50/p90 within 10%, retransmissions within 10%,
+#   DCTCP alpha within 10%,
+# each widened to the spread stock cubic/reno/dctcp shows against itself in the same
+# run (max - min over its runs; under TCG one RTO or loss burst more or less moves a
+# short flow's counts) and to a floor of 2 segments of cwnd, 3 retransmissions, 16/1024
+# of alpha. The table is printed as "# |" lines (bench/FIDELITY.md).
+#
+#   NS_S[0] ══ N flows ══ NS_RT ══ tbf 10 Mbit/s [+ RED ECN] ══> NS_RR ─(blackout)─ NS_R[0] ─(netem 10 ms)─> ACKs
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_flows.sh"
+
+REPEATS=${FID_REPEATS:-2}
+RATE=10
+configs=(
+	"reno mltcp_reno tbf 1 rto" "reno mltcp_reno tbf 4 -"
+	"cubic mltcp_cubic tbf 1 rto" "cubic mltcp_cubic tbf 4 -"
+	"dctcp mltcp_dctcp red_ecn 1 rto" "dctcp mltcp_dctcp red_ecn 4 -"
+)
+# FID_ONLY="cubic dctcp": only those base algorithms (for measuring one change).
+if [ -n "${FID_ONLY:-}" ]; then
+	keep=()
+	for cfg in "${configs[@]}"; do
+		[[ " $FID_ONLY " == *" ${cfg%% *} "* ]] && keep+=("$cfg")
+	done
+	configs=("${keep[@]}")
+fi
+plan=0
+for cfg in "${configs[@]}"; do
+	plan=$((plan + 3))
+	[ "${cfg%% *}" = dctcp ] && plan=$((plan + 1))
+done
+tap_plan $plan
+P=/sys/module/mltcp/parameters
+tmp=$(mktemp -d)
+trap 'ml_cleanup; rm -rf "$tmp"' EXIT
+# prepare: modules, F = 1 and the allowed list; again after each ml_cleanup.
+prepare() {
+	local m f
+	for m in mltcp tcp_dctcp mltcp_reno mltcp_cubic mltcp_dctcp; do
+		ml_modprobe "$m" || return 1
+	done
+	for f in slope intercept; do
+		at_exit "echo $(cat $P/$f) > $P/$f"
+	done
+	echo 0 >$P/slope && echo 1 >$P/intercept || return 1
+	ml_sysctl_restore net.ipv4.tcp_allowed_congestion_control
+	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n net.ipv4.tcp_allowed_congestion_control) dctcp"
+}
+prepare || bail "modules load, slope 0 and intercept 1 set"
+diag "F = $(cat $P/slope) * bytes_ratio + $(cat $P/intercept)"
+
+topo=""
+# setup QDISC: a fresh dumbbell with QDISC unless the current one has it; the
+# receiver runs the stock algorithm's receiver side (DCTCP's ECE feedback).
+setup() {
+	[ "$topo" = "$1" ] && return 0
+	[ -n "$topo" ] && { ml_cleanup; prepare || return 1; }
+	topo=$1
+	dumbbell_setup "$RATE" "$1" 1 || return 1
+	in_ns "${NS_R[0]}" tc qdisc add dev eth0 root netem delay 10ms limit 10000 || return 1
+	if [ "$1" = red_ecn ]; then
+		in_ns "${NS_R[0]}" sysctl -qw net.ipv4.tcp_congestion_control=dctcp || return 1
+	fi
+	flows_sink "${NS_R[0]}" || return 1
+	[ -n "${TC_RR:-}" ] && exec {TC_RR}>&-
+	tc_pipe TC_RR "$NS_RR"
+}
+
+# one_run ALGO N RTO OUT: N flows of ALGO for 6 s (4 flows: 5 s); with RTO the path
+# after the bottleneck is dark from 2 s to 2.5 s (a tc process started beforehand
+# reads the commands, so the blackout lasts 0.5 s whatever tc's start-up time). OUT:
+# flows_stats of [0.5 s, end].
+one_run() {
+	local algo=$1 n=$2 rto=$3 out=$4 secs=5 start
+	[ "$rto" = rto ] && secs=6
+	flows_start "${NS_S[0]}" "${RCV_IP4[0]}" "$algo" "$n" "$secs" 20 "$out.s"
+	if [ "$rto" = rto ]; then
+		start=$(flows_wait_start "$out.s") || return 1
+		nap_until "$start" 2
+		echo "qdisc add dev r0 root netem loss 100%" >&"$TC_RR"
+		nap 0.5
+		echo "qdisc del dev r0 root" >&"$TC_RR"
+	fi
+	wait "$FLOWS_PID" || { diag "$(cat "$out.s.err")"; return 1; }
+	flows_stats "$out.s" 500 $((secs * 1000)) >"$out"
+}
+
+# check NAME NOMINAL_PCT FLOOR ST_VALUES ML_VALUES: prints "st_med ml_med tol" and
+# succeeds when |ml_med - st_med| <= max(NOMINAL_PCT% of st_med, stock spread, FLOOR).
+check() {
+	python3 - "$@" <<'EOF'
+import statistics, sys
+_, pct, floor, st, ml = sys.argv[1:]
+st = [float(x) for x in st.split()]
+ml = [float(x) for x in ml.split()]
+sm, mm = statistics.median(st), statistics.median(ml)
+tol = max(float(pct) / 100 * abs(sm), max(st) - min(st), float(floor))
+print("%g %g %g %g" % (sm, mm, tol, max(st) - min(st)))
+sys.exit(0 if abs(mm - sm) <= tol + 1e-9 else 1)
+EOF
+}
+
+diag "| scenario | metric | stock (runs) | mltcp (runs) | stock median | mltcp median | diff | allowed | stock-vs-stock spread |"
+diag "|---|---|---|---|---|---|---|---|---|"
+# row SCEN METRIC ST ML RESULT(check output): one table line.
+row() {
+	local sm mm tol spread
+	read -r sm mm tol spread <<<"$5"
+	diag "| $1 | $2 | $3 | $4 | $sm | $mm | $(awk -v a="$mm" -v b="$sm" 'BEGIN { printf "%+.1f%%", b ? (a - b) * 100 / b : 0 }') | ±$tol | $spread |"
+}
+
+for cfg in "${configs[@]}"; do
+	read -r base ml qdisc n rto <<<"$cfg"
+	setup "$qdisc" || bail "dumbbell $qdisc"
+	scen="$base $qdisc ${n}f$([ "$rto" = rto ] && echo " +RTO")"
+	declare -A vals=()
+	for ((r = 0; r < REPEATS; r++)); do
+		order=("$base" "$ml")
+		[ $((r % 2)) = 1 ] && order=("$ml" "$base")
+		for algo in "${order[@]}"; do
+			one_run "$algo" "$n" "$rto" "$tmp/run" || bail "$scen: $algo flows"
+			read -r g p10 p50 p90 retr alpha nsamp <"$tmp/run"
+			[ "$nsamp" -gt 50 ] || bail "$scen: $algo: only $nsamp samples"
+			v=$([ "$algo" = "$base" ] && echo st || echo ml)
+			vals[$v.g]+=" $g" vals[$v.p10]+=" $p10" vals[$v.p50]+=" $p50"
+			vals[$v.p90]+=" $p90" vals[$v.r]+=" $retr" vals[$v.a]+=" $alpha"
+		done
+	done
+	fail=0
+	res=$(check g 2 0 "${vals[st.g]}" "${vals[ml.g]}") || fail=1
+	row "$scen" "goodput Mbit/s" "${vals[st.g]}" "${vals[ml.g]}" "$res"
+	tap_result "$scen: $ml goodput within 2% of $base (or stock's own spread)" $fail
+	fail=0
+	for p in p10 p50 p90; do
+		res=$(check "$p" 10 2 "${vals[st.$p]}" "${vals[ml.$p]}") || fail=1
+		row "$scen" "cwnd $p" "${vals[st.$p]}" "${vals[ml.$p]}" "$res"
+	done
+	tap_result "$scen: $ml cwnd p10/p50/p90 within 10% of $base (or stock's own spread)" $fail
+	fail=0
+	res=$(check r 10 3 "${vals[st.r]}" "${vals[ml.r]}") || fail=1
+	row "$scen" "retransmissions" "${vals[st.r]}" "${vals[ml.r]}" "$res"
+	tap_result "$scen: $ml retransmissions within 10% of $base (or stock's own spread)" $fail
+	if [ "$base" = dctcp ]; then
+		fail=0
+		res=$(check a 10 16 "${vals[st.a]}" "${vals[ml.a]}") || fail=1
+		row "$scen" "alpha /1024" "${vals[st.a]}" "${vals[ml.a]}" "$res"
+		tap_result "$scen: $ml alpha within 10% of $base (or stock's own spread)" $fail
+	fi
+	unset vals
+done
+tap_done

@@ -1,0 +1,82 @@
+#!/bin/bash
+# After a retransmission timeout mltcp_cubic (F = 1) restarts its curve like Linux's
+# cubic (RFC 9438 4.8): the old W_max is forgotten, so once the path has more room
+# than before the timeout the window grows past the old W_max at once instead of
+# creeping towards it for K seconds. Each flow runs 12 s through a 10 Mbit/s FIFO with
+# a 50 ms RTT; at 3 s the path goes dark for 0.5 s (netem loss 100% after the
+# bottleneck: an RTO) and the bottleneck becomes 30 Mbit/s. cwnd is sampled every
+# 20 ms (TCP_INFO, mltcp-flow); 2.5-4.5 s after the blackout the median cwnd and the goodput of
+# mltcp_cubic must be within 25% of stock cubic's, run alternately in the same guest.
+#
+#   NS_S[0] ── NS_RT ══ tbf 10→30 Mbit/s ══> NS_RR ─(blackout)─ NS_R[0] ─(netem 50 ms)─> ACKs
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_flows.sh"
+
+ROUNDS=${ROUNDS:-2}
+tap_plan 4
+P=/sys/module/mltcp/parameters
+ml_modprobe mltcp_cubic || bail "mltcp_cubic loads"
+tmp=$(mktemp -d)
+trap 'ml_cleanup; rm -rf "$tmp"' EXIT
+for f in slope intercept; do
+	at_exit "echo $(cat $P/$f) > $P/$f"
+done
+echo 0 >$P/slope && echo 1 >$P/intercept || bail "set slope 0, intercept 1"
+
+dumbbell_setup 10 tbf 1 || bail "dumbbell"
+S=${NS_S[0]}
+R=${NS_R[0]}
+DST=${RCV_IP4[0]}
+in_ns "$R" tc qdisc add dev eth0 root netem delay 50ms limit 10000 || bail "netem delay"
+flows_sink "$R" || bail "sink"
+tc_pipe TC_RT "$NS_RT"
+tc_pipe TC_RR "$NS_RR"
+
+timeouts() { in_ns "$S" nstat -asz TcpExtTCPTimeouts 2>/dev/null | awk '{ n += $2 } END { print n + 0 }'; }
+
+# rto_run ALGO OUT: one 12 s flow, blackout 3 s in; OUT gets
+# "post_cwnd post_mbit pre_cwnd timeouts blackout_end_ms".
+rto_run() {
+	local algo=$1 out=$2 start t_end to0 pre post
+	echo "qdisc change dev bn0 root handle 1: tbf rate 10mbit burst 15000 limit 65536" >&"$TC_RT"
+	to0=$(timeouts)
+	flows_start "$S" "$DST" "$algo" 1 12 20 "$out.s"
+	start=$(flows_wait_start "$out.s") || { diag "$algo: no start: $(cat "$out.s.err")"; return 1; }
+	nap_until "$start" 3
+	# the tc processes run already: the commands take effect at once
+	echo "qdisc change dev bn0 root handle 1: tbf rate 30mbit burst 15000 limit 65536" >&"$TC_RT"
+	echo "qdisc add dev r0 root netem loss 100%" >&"$TC_RR"
+	nap 0.5
+	echo "qdisc del dev r0 root" >&"$TC_RR"
+	t_end=$((($(now_us) - start / 1000) / 1000))
+	wait "$FLOWS_PID" || { diag "$(cat "$out.s.err")"; return 1; }
+	pre=$(flows_stats "$out.s" 1500 2900)
+	post=$(flows_stats "$out.s" $((t_end + 2500)) $((t_end + 4500)))
+	echo "$(echo "$post" | awk '{ print $3, $1 }') $(echo "$pre" | awk '{ print $3 }') $(($(timeouts) - to0)) $t_end" >"$out"
+}
+
+declare -A cw mb
+rto_ok=0 late=0
+for ((i = 0; i < ROUNDS; i++)); do
+	for algo in cubic mltcp_cubic; do
+		rto_run "$algo" "$tmp/$algo.$i" || bail "$algo flow"
+		read -r c m pre to t_end <"$tmp/$algo.$i"
+		diag "round $i $algo: median cwnd before the blackout $pre, 2.5-4.5 s after it $c; goodput then $m Mbit/s; RTOs $to; blackout ended at $t_end ms"
+		cw[$algo]="${cw[$algo]:-} $c"
+		mb[$algo]="${mb[$algo]:-} $m"
+		[ "$to" -ge 1 ] && rto_ok=$((rto_ok + 1))
+		[ "$t_end" -le 7500 ] || late=$((late + 1))
+	done
+done
+mean() { echo "$@" | awk '{ s = 0; for (i = 1; i <= NF; i++) s += $i; print NF ? s / NF : 0 }'; }
+c_st=$(mean ${cw[cubic]}) c_ml=$(mean ${cw[mltcp_cubic]})
+m_st=$(mean ${mb[cubic]}) m_ml=$(mean ${mb[mltcp_cubic]})
+[ "$rto_ok" = $((2 * ROUNDS)) ]
+tap_result "every flow had a retransmission timeout (TcpExtTCPTimeouts)" $?
+[ "$late" = 0 ]
+tap_result "the blackout ended early enough for the 2 s window to lie within the flow" $?
+within_pct "$c_ml" "$c_st" 25
+tap_result "after the RTO mltcp_cubic's median cwnd ($c_ml) is within 25% of cubic's ($c_st)" $?
+within_pct "$m_ml" "$m_st" 25
+tap_result "after the RTO mltcp_cubic's goodput ($m_ml Mbit/s) is within 25% of cubic's ($m_st)" $?
+tap_done
