@@ -52,6 +52,8 @@ struct mltcp_algo {
  * @f: Q10 factor applied to the additive increase right now
  * @iterations: iterations completed on this socket
  * @cwnd: congestion window, segments
+ * @tiebreak: Q10 tie-break; the head start is tiebreak * stagger
+ * @tiebreak_given: the tie-break was set by the control plane
  */
 struct mltcp_sock_state {
 	char algo[TCP_CA_NAME_MAX];
@@ -64,6 +66,8 @@ struct mltcp_sock_state {
 	u32 f;
 	u32 iterations;
 	u32 cwnd;
+	u32 tiebreak;
+	bool tiebreak_given;
 };
 
 /* The MLTCP state must sit at offset 0 of the algorithm's private area. */
@@ -119,6 +123,7 @@ u32 mltcp_reno_ssthresh(struct sock *sk);
 bool mltcp_sk_is_mltcp(const struct sock *sk);
 int mltcp_set_bytes_per_iter(struct sock *sk, u64 bytes);
 int mltcp_iteration_begin(struct sock *sk, u64 bytes);
+int mltcp_set_sock_tiebreak(struct sock *sk, u32 q10);
 int mltcp_get_state(struct sock *sk, struct mltcp_sock_state *out);
 
 /* Global parameters, with the validation the sysfs parameters use. */
@@ -131,6 +136,10 @@ u32 mltcp_get_idle_ms(void);
 int mltcp_set_idle_ms(u32 ms);
 int mltcp_get_mode(void);
 int mltcp_set_mode(int mode);
+u32 mltcp_get_stagger(void);
+int mltcp_set_stagger(u32 q10);
+bool mltcp_get_decrease(void);
+void mltcp_set_decrease(bool on);
 
 /* Counters as read-only module parameters of the algorithm module. */
 extern const struct kernel_param_ops mltcp_param_sockets_ops;
