@@ -217,8 +217,14 @@ void job_sender_main(const struct job_env *e)
 	close(e->ready_fd);
 	wait_go(e);
 
+	/*
+	 * Exact start: the EOF on the go pipe, seen by every sender at once, is the release
+	 * of the first iteration (offset 0: no timer involved). Timed start: every sender
+	 * sleeps until the common t0 (set 50 ms after the go signal) plus its offset.
+	 */
 	t0 = e->sh->t0;
-	sleep_until_ns(t0 + (int64_t)(p->offset_ms * NSEC_PER_MSEC));
+	if (!e->sh->start_exact || p->offset_ms > 0)
+		sleep_until_ns(t0 + (int64_t)(p->offset_ms * NSEC_PER_MSEC));
 	for (unsigned it = 0; it < p->iterations; it++) {
 		int64_t start = now_ns();
 

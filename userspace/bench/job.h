@@ -29,6 +29,7 @@ struct raw_span {
  * coordinator after they exit. */
 struct run_shared {
 	volatile int64_t t0;		/* common start, set before the go signal */
+	int start_exact;		/* 1: the go signal itself is the start (see job.c) */
 	volatile int stop;		/* sampler: stop sampling */
 	unsigned njobs;
 	unsigned nbins;
