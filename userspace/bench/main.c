@@ -52,6 +52,9 @@ struct options {
 	double queue_kb;	/* 0: 10 ms worth of the rate */
 	uint64_t burst_bytes;
 	double ecn_kb;
+	double queue_bdp;	/* > 0: FIFO = this x BDP (overrides the default queue) */
+	double delay_ms;	/* added RTT (netem on the ACK path) */
+	int egress;		/* --bottleneck egress */
 	unsigned mtu;
 	int no_topology;
 	char *rcv_addr, *snd_ns, *rcv_ns, *bottleneck;
@@ -138,9 +141,15 @@ static void usage(FILE *f)
 		"  --runs N                repeat the shared run N times on the same topology,\n"
 		"                          ideal measured once (default 1); verdict per run\n"
 		"Bottleneck (built by the tool):\n"
+		"  --bottleneck router|egress  where the FIFO is: in a router between senders and\n"
+		"                          receivers (default; drops far from the senders), or on\n"
+		"                          the egress veth of ONE namespace holding every sender\n"
+		"                          (jobs sharing a NIC: local backpressure and drops)\n"
 		"  --rate-mbit R           tbf rate (default 100)\n"
 		"  --queue-kb K            FIFO limit in kB (default: 10 ms at the rate, 125 kB\n"
 		"                          at 100 Mbit/s)\n"
+		"  --queue-bdp X           FIFO limit = X x BDP, BDP = rate x max(--delay-ms, 10 ms)\n"
+		"  --delay-ms D            add D ms of RTT: netem (delay only) on the ACK path\n"
 		"  --burst-bytes B         tbf bucket (default 15000)\n"
 		"  --ecn-kb K              RED child marking ECN above K kB (DCTCP), needs sch_red\n"
 		"  --mtu N                 MTU of every link (default 1500)\n"
@@ -727,6 +736,19 @@ static void print_summary(FILE *f, const char *label, const struct job_summary *
 	}
 }
 
+/*
+ * The bandwidth-delay product used by --queue-bdp: rate x reference RTT, where the
+ * reference RTT is max(--delay-ms, 10 ms). The emulated links add no delay of their own
+ * (tens of microseconds); 10 ms stands for the RTT the jobs effectively see under the
+ * bench guest's scheduling, and makes 1 BDP = the default FIFO (125 kB at 100 Mbit/s).
+ */
+static double bdp_bytes(void)
+{
+	double rtt_ms = opt.delay_ms > 10 ? opt.delay_ms : 10;
+
+	return opt.rate_mbit * 1e6 / 8 * rtt_ms / 1e3;
+}
+
 static void fprint_num(FILE *f, double v, const char *fmt)
 {
 	if (!isnan(v))
@@ -817,8 +839,12 @@ static void write_meta(const char *dir, int argc, char **argv, const char *label
 	fprintf(f, "\njobs=%zu\nhints=%s\nrate_mbit=%g\n", jobs.n, hints_mode_name(),
 		opt.rate_mbit);
 	if (!opt.no_topology)
-		fprintf(f, "queue_bytes=%.0f\nburst_bytes=%" PRIu64 "\necn_bytes=%.0f\nmtu=%u\n",
-			opt.queue_kb * 1000, opt.burst_bytes, opt.ecn_kb * 1000, opt.mtu);
+		fprintf(f,
+			"queue_bytes=%.0f\nqueue_bdp=%.3f\nbdp_bytes=%.0f\nburst_bytes=%" PRIu64
+			"\necn_bytes=%.0f\nmtu=%u\nbottleneck=%s\ndelay_ms=%g\n",
+			opt.queue_kb * 1000, opt.queue_kb * 1000 / bdp_bytes(), bdp_bytes(),
+			opt.burst_bytes, opt.ecn_kb * 1000, opt.mtu, opt.egress ? "egress" : "router",
+			opt.delay_ms);
 	else
 		fprintf(f, "topology=existing\n");
 	fprintf(f, "warmup=%u\nideal_iterations=%u\nideal_warmup=%u\nthreshold=%g\n",
@@ -1142,7 +1168,7 @@ enum {
 	O_ITER = 256, O_CC, O_ROFF, O_SEED, O_RATE, O_QUEUE, O_BURST, O_ECN, O_MTU, O_SYSCTL,
 	O_NOTOPO, O_RCVADDR, O_SNDNS, O_RCVNS, O_BOTT, O_PORT, O_IDEAL, O_NOIDEAL, O_IITER,
 	O_IWARM, O_WARM, O_THR, O_CMIN, O_SAMPLE, O_BIN, O_TIMEOUT, O_HINTS, O_NOHINTS, O_LABEL,
-	O_CLEANUP, O_START, O_RUNS, O_CRATIO,
+	O_CLEANUP, O_START, O_RUNS, O_CRATIO, O_QBDP, O_DELAY,
 };
 
 int main(int argc, char **argv)
@@ -1185,6 +1211,8 @@ int main(int argc, char **argv)
 		{ "start", required_argument, NULL, O_START },
 		{ "runs", required_argument, NULL, O_RUNS },
 		{ "converge-ratio", required_argument, NULL, O_CRATIO },
+		{ "queue-bdp", required_argument, NULL, O_QBDP },
+		{ "delay-ms", required_argument, NULL, O_DELAY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1397,6 +1425,17 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case O_QBDP:
+			if (parse_num_opt("queue-bdp", optarg, 1000, &opt.queue_bdp) ||
+			    opt.queue_bdp < 0.05) {
+				warnx_("--queue-bdp must be 0.05..1000");
+				return 2;
+			}
+			break;
+		case O_DELAY:
+			if (parse_num_opt("delay-ms", optarg, 10000, &opt.delay_ms))
+				return 2;
+			break;
 		case O_CLEANUP:
 			topology_cleanup_stale();
 			return 0;
@@ -1447,6 +1486,12 @@ int main(int argc, char **argv)
 		base_offset[j] = p->offset_ms; /* + a random offset drawn for every run */
 		theory[j] = profile_theory_ms(p, opt.rate_mbit);
 	}
+	if (opt.queue_bdp > 0 && opt.queue_kb > 0) {
+		warnx_("give --queue-kb or --queue-bdp, not both");
+		return 2;
+	}
+	if (opt.queue_bdp > 0)
+		opt.queue_kb = opt.queue_bdp * bdp_bytes() / 1000;
 	if (!opt.queue_kb)
 		opt.queue_kb = opt.rate_mbit * 1e6 / 8 * 0.010 / 1000;
 	if (opt.queue_kb * 1000 < 2.0 * opt.mtu + 100)
@@ -1480,6 +1525,12 @@ int main(int argc, char **argv)
 				return 2;
 			}
 		}
+		if (opt.bottleneck && (!strcmp(opt.bottleneck, "router") ||
+					!strcmp(opt.bottleneck, "egress"))) {
+			warnx_("--bottleneck %s builds a topology: not with --no-topology (there, "
+			       "--bottleneck [NS:]DEV names the qdisc to sample)", opt.bottleneck);
+			return 2;
+		}
 		if (opt.bottleneck) {
 			const char *colon = strrchr(opt.bottleneck, ':');
 			const char *dev = colon ? colon + 1 : opt.bottleneck;
@@ -1494,8 +1545,20 @@ int main(int argc, char **argv)
 			topo.bott_ns[nl] = '\0';
 			strcpy(topo.bott_dev, dev);
 		}
-	} else if (opt.rcv_addr || opt.snd_ns || opt.rcv_ns || opt.bottleneck) {
-		warnx_("--rcv-addr/--snd-ns/--rcv-ns/--bottleneck need --no-topology");
+	} else if (opt.rcv_addr || opt.snd_ns || opt.rcv_ns) {
+		warnx_("--rcv-addr/--snd-ns/--rcv-ns need --no-topology");
+		return 2;
+	} else if (opt.bottleneck) {
+		if (!strcmp(opt.bottleneck, "egress")) {
+			opt.egress = 1;
+		} else if (strcmp(opt.bottleneck, "router")) {
+			warnx_("--bottleneck: '%s' is not router or egress ([NS:]DEV needs "
+			       "--no-topology)", opt.bottleneck);
+			return 2;
+		}
+	}
+	if (opt.no_topology && (opt.queue_bdp > 0 || opt.delay_ms > 0)) {
+		warnx_("--queue-bdp/--delay-ms shape the built topology: not with --no-topology");
 		return 2;
 	}
 	if (geteuid() != 0)
@@ -1549,16 +1612,20 @@ int main(int argc, char **argv)
 			.burst_bytes = opt.burst_bytes,
 			.ecn_bytes = (uint64_t)(opt.ecn_kb * 1000),
 			.mtu = opt.mtu,
+			.egress = opt.egress,
+			.delay_ms = opt.delay_ms,
 		};
 
 		if (topology_create(&topo, (unsigned)jobs.n, &to))
 			return 1;
 		if (!opt.quiet)
 			fprintf(stderr,
-				"mltcp-bench: topology %s-*: %zu jobs, tbf %g Mbit/s, FIFO %.0f B, "
-				"burst %" PRIu64 " B%s\n",
-				topo.prefix, jobs.n, opt.rate_mbit, opt.queue_kb * 1000,
-				opt.burst_bytes, opt.ecn_kb > 0 ? ", RED ECN marking" : "");
+				"mltcp-bench: topology %s-*: %zu jobs, bottleneck %s, tbf %g Mbit/s, "
+				"FIFO %.0f B (%.2f BDP), burst %" PRIu64 " B%s, added RTT %g ms\n",
+				topo.prefix, jobs.n, opt.egress ? "egress" : "router", opt.rate_mbit,
+				opt.queue_kb * 1000, opt.queue_kb * 1000 / bdp_bytes(),
+				opt.burst_bytes, opt.ecn_kb > 0 ? ", RED ECN marking" : "",
+				opt.delay_ms);
 	}
 	for (unsigned i = 0; i < opt.nsysctl; i++) {
 		char key[256];
