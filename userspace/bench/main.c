@@ -423,6 +423,9 @@ static void run_set(int mode, const unsigned *idx, unsigned n, unsigned iters_ov
 	sh = (struct run_shared *)mem;
 	off = (sizeof(*sh) + 63) & ~(size_t)63;
 	sh->njobs = n;
+	sh->jobs_left = 0;
+	for (unsigned k = 0; k < n; k++)
+		sh->jobs_left += !prof[k].bulk;
 	sh->nbins = nbins;
 	sh->bin_ns = (int64_t)(opt.bin_ms * NSEC_PER_MSEC);
 	sh->max_samples = (unsigned)max_samples;
@@ -599,12 +602,16 @@ static void run_set(int mode, const unsigned *idx, unsigned n, unsigned iters_ov
 		double lo = INFINITY, hi = -INFINITY;
 
 		for (unsigned k = 0; k < n; k++) {
-			double t = (double)(sh->job[k].iter[0].start - sh->t0) / 1e6 - prof[k].offset_ms;
+			double t;
+
+			if (!prof[k].iterations)
+				continue; /* bulk flow */
+			t = (double)(sh->job[k].iter[0].start - sh->t0) / 1e6 - prof[k].offset_ms;
 
 			lo = t < lo ? t : lo;
 			hi = t > hi ? t : hi;
 		}
-		start_spread_ms = n ? hi - lo : NAN;
+		start_spread_ms = hi >= lo ? hi - lo : NAN;
 	}
 	for (unsigned i = 0; i < sh->nsamples; i++) {
 		struct counter_sample s = sh->samples[i];
@@ -777,6 +784,60 @@ static void print_verdict(FILE *f, const struct run_verdict *v, double spread)
 	if (!isnan(spread))
 		fprintf(f, ", first iterations released within %.2f ms", spread);
 	fputc('\n', f);
+}
+
+/* Friendliness to the bulk flow(s) of the last shared run (definitions: verdict.h). */
+static int compute_friendliness(struct friendliness *out)
+{
+	double *bulk = calloc(share_nbins + 1, sizeof(double));
+	double *job = calloc(share_nbins + 1, sizeof(double));
+	struct interval *comm = malloc((nphs + 1) * sizeof(*comm));
+	size_t nc = 0;
+
+	if (!bulk || !job || !comm) {
+		free(bulk), free(job), free(comm);
+		return -1;
+	}
+	for (size_t j = 0; j < jobs.n; j++)
+		for (size_t b = 0; b < share_nbins && share_bins[j]; b++)
+			(jobs.jobs[j].bulk ? bulk : job)[b] += (double)share_bins[j][b];
+	for (size_t i = 0; i < nphs; i++)
+		if (phs[i].mode == MODE_SHARED)
+			comm[nc++] = (struct interval){ phs[i].start, phs[i].end };
+	if (!isnan(shared_start_ms))
+		verdict_friendliness(bulk, job, share_nbins, share_t0_ms, opt.bin_ms, comm, nc,
+				     shared_start_ms, shared_end_ms, opt.rate_mbit, out);
+	free(bulk), free(job), free(comm);
+	return 0;
+}
+
+static void print_friendliness(FILE *f, const struct friendliness *x)
+{
+	fprintf(f, "friendliness: the bulk flow got %.1f%% of the bytes delivered during the jobs' "
+		   "communication phases; over the run %.1f%% of the bytes, %.1f%% of the link\n",
+		x->share_comm * 100, x->share_run * 100, x->link_run * 100);
+}
+
+static void print_friendliness_runs(FILE *f, const struct friendliness *x, size_t n)
+{
+	double *c = malloc((n ? n : 1) * sizeof(*c)), *l = malloc((n ? n : 1) * sizeof(*l));
+	size_t nc = 0;
+
+	if (!c || !l) {
+		free(c), free(l);
+		return;
+	}
+	for (size_t r = 0; r < n; r++)
+		if (!isnan(x[r].share_comm)) {
+			c[nc] = x[r].share_comm;
+			l[nc++] = x[r].link_run;
+		}
+	if (nc)
+		fprintf(f, "bulk flow's share during communication over runs: min %.3f, median %.3f; "
+			   "its link share over the run: min %.3f, median %.3f\n",
+			metrics_percentile(c, nc, 1e-9), metrics_percentile(c, nc, 50),
+			metrics_percentile(l, nc, 1e-9), metrics_percentile(l, nc, 50));
+	free(c), free(l);
 }
 
 static void fmt_conv(char *buf, size_t len, double v)
@@ -1222,7 +1283,8 @@ int main(int argc, char **argv)
 	struct job_summary *sum;
 	struct summary_opts so;
 	struct run_verdict *verdicts;
-	size_t nits_ideal, nphs_ideal, nsamples_ideal;
+	size_t nits_ideal, nphs_ideal, nsamples_ideal, nbulk = 0;
+	struct friendliness *fr;
 	FILE *f_runs;
 	sigset_t ss;
 	int c, nsum;
@@ -1472,8 +1534,9 @@ int main(int argc, char **argv)
 	for (size_t j = 0; j < jobs.n; j++) {
 		struct job_profile *p = &jobs.jobs[j];
 
-		if (opt.iterations > 0)
+		if (opt.iterations > 0 && !p->bulk)
 			p->iterations = (unsigned)opt.iterations;
+		nbulk += p->bulk;
 		if (opt.cc) {
 			char name[64];
 
@@ -1654,7 +1717,8 @@ int main(int argc, char **argv)
 	base_ns = now_ns();
 	if (opt.ideal)
 		for (unsigned j = 0; j < jobs.n; j++)
-			run_set(MODE_IDEAL, &j, 1, opt.ideal_iterations);
+			if (!jobs.jobs[j].bulk)
+				run_set(MODE_IDEAL, &j, 1, opt.ideal_iterations);
 	if (metrics_overlap(its, nits, phs, nphs, MODE_IDEAL)) {
 		warnx_("out of memory");
 		fatal_exit(1);
@@ -1665,13 +1729,14 @@ int main(int argc, char **argv)
 	nsamples_ideal = nsamples;
 	verdicts = calloc(opt.runs, sizeof(*verdicts));
 	spreads = calloc(opt.runs, sizeof(*spreads));
-	if (!verdicts || !spreads) {
+	fr = calloc(opt.runs, sizeof(*fr));
+	if (!verdicts || !spreads || !fr) {
 		warnx_("out of memory");
 		fatal_exit(1);
 	}
 	f_runs = open_out(opt.out, "runs.csv");
 	fprintf(f_runs, "run,dir,worst_ratio,worst_job,converged,conv_iter,start_spread_ms,drops,"
-			"marks,offsets_ms\n");
+			"marks,bulk_share_comm,bulk_share_run,bulk_link_run,offsets_ms\n");
 	for (unsigned r = 0; r < opt.runs; r++) {
 		char dir[4096], offs[512];
 		size_t off = 0;
@@ -1715,6 +1780,11 @@ int main(int argc, char **argv)
 		}
 		verdict_run(its, nits, sum, (size_t)nsum, opt.ratio_limit, &verdicts[r]);
 		spreads[r] = start_spread_ms;
+		fr[r] = (struct friendliness){ NAN, NAN, NAN };
+		if (nbulk && compute_friendliness(&fr[r])) {
+			warnx_("out of memory");
+			fatal_exit(1);
+		}
 		if (opt.runs > 1) {
 			snprintf(dir, sizeof(dir), "%s/run%u", opt.out, r + 1);
 			if (mkdir_p(dir)) {
@@ -1749,6 +1819,8 @@ int main(int argc, char **argv)
 						"bottleneck during the shared run: %.0f drops, %.0f ECN marks\n",
 						counter_delta(0), counter_delta(1));
 				print_verdict(o, &verdicts[r], spreads[r]);
+				if (nbulk)
+					print_friendliness(o, &fr[r]);
 			}
 			close_out(f, "summary.txt");
 		}
@@ -1761,6 +1833,12 @@ int main(int argc, char **argv)
 		fprint_num(f_runs, nsamples > nsamples_ideal ? counter_delta(0) : NAN, "%.0f");
 		fputc(',', f_runs);
 		fprint_num(f_runs, nsamples > nsamples_ideal ? counter_delta(1) : NAN, "%.0f");
+		fputc(',', f_runs);
+		fprint_num(f_runs, fr[r].share_comm, "%.4f");
+		fputc(',', f_runs);
+		fprint_num(f_runs, fr[r].share_run, "%.4f");
+		fputc(',', f_runs);
+		fprint_num(f_runs, fr[r].link_run, "%.4f");
 		fprintf(f_runs, ",%s\n", offs);
 		fflush(f_runs);
 		free(sum);
@@ -1790,10 +1868,13 @@ int main(int argc, char **argv)
 				fprintf(o, "ideal measured once, before the first run, and reused by "
 					   "every run\n");
 			print_runs(o, verdicts, spreads, opt.runs);
+			if (nbulk)
+				print_friendliness_runs(o, fr, opt.runs);
 		}
 		close_out(f, "summary.txt");
 	}
 	free(verdicts);
 	free(spreads);
+	free(fr);
 	return 0;
 }

@@ -95,3 +95,31 @@ int verdict_summarize(const struct run_verdict *v, size_t n, struct runs_summary
 	free(c), free(w);
 	return 0;
 }
+
+int verdict_friendliness(const double *bulk, const double *jobs, size_t nbins, double t0,
+			 double bin_ms, struct interval *comm, size_t ncomm, double a, double b,
+			 double rate_mbit, struct friendliness *out)
+{
+	double cb = 0, ct = 0, rb = 0, rt = 0;
+	size_t nm;
+
+	if (!(bin_ms > 0) || !(rate_mbit > 0) || !(b > a))
+		return -1;
+	nm = intervals_merge(comm, ncomm);
+	for (size_t i = 0; i < nbins; i++) {
+		double lo = t0 + (double)i * bin_ms, hi = lo + bin_ms;
+		double fc = intervals_covered(comm, nm, lo, hi) / bin_ms;
+		double ra = lo > a ? lo : a, rb_ = hi < b ? hi : b;
+		double fr = rb_ > ra ? (rb_ - ra) / bin_ms : 0;
+
+		cb += fc * bulk[i];
+		ct += fc * (bulk[i] + jobs[i]);
+		rb += fr * bulk[i];
+		rt += fr * (bulk[i] + jobs[i]);
+	}
+	out->share_comm = ct > 0 ? cb / ct : NAN;
+	out->share_run = rt > 0 ? rb / rt : NAN;
+	/* bytes * 8 / (Mbit/s * 1e3 bit/ms * ms) */
+	out->link_run = rb * 8 / (rate_mbit * 1e3 * (b - a));
+	return 0;
+}

@@ -48,6 +48,23 @@ int verdict_run(const struct iter_rec *it, size_t nit, const struct job_summary 
 /* Effective convergence iteration used for ranking: conv_iter, or INFINITY. */
 double verdict_conv_rank(const struct run_verdict *v);
 
+/*
+ * Friendliness of the jobs to a stock bulk flow sharing the bottleneck, from the bytes
+ * each received per bin (bin b covers [t0 + b bin_ms, t0 + (b+1) bin_ms)):
+ *  - share_comm: the bulk flow's part of all bytes delivered while some job was
+ *    communicating, every bin weighted by the fraction of it covered by the jobs'
+ *    communication phases (comm, merged in place);
+ *  - share_run: its part of all bytes delivered over the run [a, b];
+ *  - link_run: its throughput over [a, b] as a fraction of the link rate.
+ * NAN where nothing was delivered. Returns 0, or -1 for bad arguments.
+ */
+struct friendliness {
+	double share_comm, share_run, link_run;
+};
+int verdict_friendliness(const double *bulk, const double *jobs, size_t nbins, double t0,
+			 double bin_ms, struct interval *comm, size_t ncomm, double a, double b,
+			 double rate_mbit, struct friendliness *out);
+
 /* Summary of n runs; 0, or -1 on allocation failure. */
 int verdict_summarize(const struct run_verdict *v, size_t n, struct runs_summary *out);
 

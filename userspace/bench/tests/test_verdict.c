@@ -151,7 +151,39 @@ static void test_summary(void **state)
 	assert_true(isnan(rs.conv_median));
 }
 
+static void test_friendliness(void **state)
+{
+	/* 10 bins of 10 ms from t = 100: the job sends in bins 2..4 (comm 120..150), the bulk
+	 * flow everywhere; the run is [100, 200] */
+	double bulk[10], job[10];
+	struct interval comm[] = { { 135, 150 }, { 120, 140 } }; /* merged: 120..150 */
+	struct friendliness f;
+
+	(void)state;
+	for (unsigned i = 0; i < 10; i++) {
+		bulk[i] = i >= 2 && i <= 4 ? 4000 : 12500; /* 12500 B / 10 ms = 10 Mbit/s */
+		job[i] = i >= 2 && i <= 4 ? 8500 : 0;
+	}
+	assert_int_equal(verdict_friendliness(bulk, job, 10, 100, 10, comm, 2, 100, 200, 10, &f), 0);
+	assert_float_equal(f.share_comm, 4000.0 / 12500, EPS);
+	assert_float_equal(f.share_run, (7 * 12500 + 3 * 4000.0) / (10 * 12500.0), EPS);
+	/* 99500 B in 100 ms at 10 Mbit/s (125000 B) */
+	assert_float_equal(f.link_run, 99500.0 / 125000, EPS);
+	/* half a bin of communication counts half; the run window cuts bins too */
+	comm[0] = (struct interval){ 125, 130 };
+	assert_int_equal(verdict_friendliness(bulk, job, 10, 100, 10, comm, 1, 100, 105, 10, &f), 0);
+	assert_float_equal(f.share_comm, 4000.0 / 12500, EPS);
+	assert_float_equal(f.share_run, 1.0, EPS);
+	assert_float_equal(f.link_run, 0.5 * 12500 / 6250.0, EPS);
+	/* no communication at all: unknown; bad arguments */
+	assert_int_equal(verdict_friendliness(bulk, job, 10, 100, 10, comm, 0, 100, 200, 10, &f), 0);
+	assert_true(isnan(f.share_comm));
+	assert_int_equal(verdict_friendliness(bulk, job, 10, 100, 0, comm, 0, 100, 200, 10, &f), -1);
+	assert_int_equal(verdict_friendliness(bulk, job, 10, 100, 10, comm, 0, 200, 100, 10, &f), -1);
+}
+
 const struct CMUnitTest verdict_tests[] = {
+	cmocka_unit_test(test_friendliness),
 	cmocka_unit_test(test_last_half_mean),
 	cmocka_unit_test(test_run_verdict),
 	cmocka_unit_test(test_summary),
