@@ -22,6 +22,7 @@ enum {
 	PK_OFFSET_MS = 1 << 7,
 	PK_COMPUTE = 1 << 8,
 	PK_COUNT = 1 << 9,
+	PK_KIND = 1 << 10,
 };
 
 const char profile_keys_help[] =
@@ -35,7 +36,10 @@ const char profile_keys_help[] =
 	"  compute=sleep|busy  how compute is emulated (default sleep)\n"
 	"  cc=NAME          congestion control (default: --cc, else the system default)\n"
 	"  name=NAME        job name (default job<index>; replicas get -1, -2, ...)\n"
-	"  count=N          replicate this job N times (default 1)\n";
+	"  count=N          replicate this job N times (default 1)\n"
+	"  kind=job|bulk    bulk: not a training job but one stock bulk flow that streams\n"
+	"                   from the start until every job has finished (friendliness);\n"
+	"                   takes only name, cc, offset_ms, count\n";
 
 void profile_defaults(struct job_profile *p)
 {
@@ -184,6 +188,14 @@ int profile_set_key(struct job_profile *p, const char *key, const char *val, cha
 				      MAX_JOBS);
 		p->count = (unsigned)u;
 		p->have |= PK_COUNT;
+	} else if (!strcmp(key, "kind")) {
+		if (!strcmp(val, "job"))
+			p->bulk = 0;
+		else if (!strcmp(val, "bulk"))
+			p->bulk = 1;
+		else
+			return seterr(err, errlen, "kind: '%s' is neither 'job' nor 'bulk'", val);
+		p->have |= PK_KIND;
 	} else if (!strcmp(key, "compute")) {
 		if (!strcmp(val, "sleep"))
 			p->compute = COMPUTE_SLEEP;
@@ -194,16 +206,19 @@ int profile_set_key(struct job_profile *p, const char *key, const char *val, cha
 		p->have |= PK_COMPUTE;
 	} else {
 		return seterr(err, errlen, "unknown key '%s' (known: name, cc, compute_ms, bytes, "
-				       "phases, gap_ms, iterations, offset_ms, compute, count)", key);
+				       "phases, gap_ms, iterations, offset_ms, compute, count, kind)", key);
 	}
 	return 0;
 }
 
 int profile_add(struct profile_set *set, const struct job_profile *p, char *err, size_t errlen)
 {
-	if (!(p->have & PK_COMPUTE_MS))
+	if (p->bulk && (p->have & (PK_COMPUTE_MS | PK_BYTES | PK_PHASES | PK_GAP_MS |
+				   PK_ITERATIONS | PK_COMPUTE)))
+		return seterr(err, errlen, "a kind=bulk flow takes only name, cc, offset_ms and count");
+	if (!p->bulk && !(p->have & PK_COMPUTE_MS))
 		return seterr(err, errlen, "job has no compute_ms");
-	if (!(p->have & PK_BYTES))
+	if (!p->bulk && !(p->have & PK_BYTES))
 		return seterr(err, errlen, "job has no bytes");
 	if (p->gap_ms > 0 && p->phases < 2)
 		return seterr(err, errlen, "gap_ms needs phases >= 2");
@@ -214,6 +229,8 @@ int profile_add(struct profile_set *set, const struct job_profile *p, char *err,
 
 		*j = *p;
 		j->count = 1;
+		if (j->bulk)
+			j->iterations = 0; /* no iterations: it streams while the jobs run */
 		if (!(p->have & PK_NAME))
 			snprintf(j->name, sizeof(j->name), "job%zu", set->n);
 		else if (p->count > 1) {

@@ -40,6 +40,7 @@ struct job_profile {
 	unsigned iterations;
 	double offset_ms;	/* start offset from the common start of the run */
 	enum compute_kind compute;
+	int bulk;		/* kind=bulk: streams from the start until the jobs are done */
 	unsigned count;		/* replicas (parsing only; expanded into jobs) */
 	unsigned have;		/* bit set of keys given (PK_*) */
 };
