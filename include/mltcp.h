@@ -99,18 +99,28 @@ void mltcp_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked);
  * @acked: in: segments newly acknowledged; out: what is left for
  *	congestion avoidance after slow start took its share
  *
- * Slow start is the base algorithms' own and is not scaled by F.
+ * Slow start is the kernel's (tcp_slow_start()), fed the F-scaled credit
+ * like congestion avoidance: with F = 1 it is exactly the base algorithm's.
+ * Scaling it matters where losses are rare: behind a sender-side FIFO
+ * (jobs sharing a NIC) TCP Small Queues, not loss, bounds each flow, so
+ * flows stay in slow start, their shares follow their windows, and an
+ * unscaled slow start would keep identical jobs at identical windows
+ * whatever their F.
  *
  * Return: true when congestion avoidance has something to do.
  */
 static inline bool mltcp_slow_start(struct sock *sk, u32 *acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
+	u32 credit, left;
 
 	if (!tcp_is_cwnd_limited(sk))
 		return false;
 	if (tcp_in_slow_start(tp)) {
-		*acked = tcp_slow_start(tp, *acked);
+		credit = mltcp_ai_credit(sk, *acked);
+		left = tcp_slow_start(tp, credit);
+		/* what slow start did not use, back in unscaled segments */
+		*acked = credit ? (u32)div_u64((u64)*acked * left, credit) : 0;
 		if (!*acked)
 			return false;
 	}

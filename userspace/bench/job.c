@@ -231,6 +231,8 @@ void job_sender_main(const struct job_env *e)
 	if (!p->bulk && hints_socket_ready(fd, (uint64_t)p->phases * (p->bytes + sizeof(struct wire_hdr)), err,
 			       sizeof(err)))
 		die(e, "sender: %s", err);
+	if (!p->bulk && hints_tiebreak(fd, p->tiebreak, err, sizeof(err)))
+		die(e, "sender: %s", err);
 	if (write_full(e->ready_fd, "R", 1))
 		_exit(1);
 	close(e->ready_fd);

@@ -23,6 +23,7 @@ enum {
 	PK_COMPUTE = 1 << 8,
 	PK_COUNT = 1 << 9,
 	PK_KIND = 1 << 10,
+	PK_TIEBREAK = 1 << 11,
 };
 
 const char profile_keys_help[] =
@@ -35,6 +36,8 @@ const char profile_keys_help[] =
 	"  offset_ms=MS     start offset (default 0)\n"
 	"  compute=sleep|busy  how compute is emulated (default sleep)\n"
 	"  cc=NAME          congestion control (default: --cc, else the system default)\n"
+	"  tiebreak=X       MLTCP tie-break of the job's socket, 0..1 (default: the\n"
+	"                   kernel's random one; set with or without --hints)\n"
 	"  name=NAME        job name (default job<index>; replicas get -1, -2, ...)\n"
 	"  count=N          replicate this job N times (default 1)\n"
 	"  kind=job|bulk    bulk: not a training job but one stock bulk flow that streams\n"
@@ -48,6 +51,7 @@ void profile_defaults(struct job_profile *p)
 	p->iterations = 40;
 	p->compute = COMPUTE_SLEEP;
 	p->count = 1;
+	p->tiebreak = -1;
 }
 
 int parse_double(const char *s, double *out)
@@ -204,9 +208,15 @@ int profile_set_key(struct job_profile *p, const char *key, const char *val, cha
 		else
 			return seterr(err, errlen, "compute: '%s' is neither 'sleep' nor 'busy'", val);
 		p->have |= PK_COMPUTE;
+	} else if (!strcmp(key, "tiebreak")) {
+		if (parse_double(val, &d) || d < 0 || d > 1)
+			return seterr(err, errlen, "tiebreak: '%s' is not a number from 0 to 1", val);
+		p->tiebreak = d;
+		p->have |= PK_TIEBREAK;
 	} else {
 		return seterr(err, errlen, "unknown key '%s' (known: name, cc, compute_ms, bytes, "
-				       "phases, gap_ms, iterations, offset_ms, compute, count, kind)", key);
+				       "phases, gap_ms, iterations, offset_ms, compute, count, kind, "
+				       "tiebreak)", key);
 	}
 	return 0;
 }
