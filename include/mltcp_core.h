@@ -37,6 +37,20 @@
  *    given boundaries, which are exact.
  *
  * Until the size is known F is exactly 1, i.e. the base algorithm.
+ *
+ * Tie-break.  Identical jobs started at the same instant have the same
+ * bytes_ratio, hence the same F, at every instant; fair sharing then keeps
+ * them in lockstep for ever (the MLTCP shift is proportional to their
+ * offset, zero at zero).  Each socket therefore carries a tie-break t in
+ * [0, 1], random per connection unless the application gives one (one
+ * value for all sockets of a job), and where the application marks the
+ * iterations or gave the tie-break, F is computed as if the socket were
+ * t * stagger of an iteration further through it:
+ *
+ *   F = slope * min(1, bytes_ratio + t * stagger) + intercept
+ *
+ * F keeps its range [intercept, slope + intercept]; slope 0 is still the
+ * base algorithm, and so is stagger 0 with the papers' F.
  */
 #ifndef _MLTCP_CORE_H
 #define _MLTCP_CORE_H
@@ -75,8 +89,9 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 /*
  * Stagger: the largest head start a socket's tie-break gives it, as a
  * fraction of an iteration (see mltcp_head_start_q10()).  0 turns the
- * tie-break off (the papers' F); the default is chosen from the
- * benchmark grid (bench/RESULTS.md).
+ * tie-break off (the papers' F).  0.25: with given iteration marks, two
+ * identical Reno jobs released together interleaved in 0/8 runs without
+ * it and 5/8 with it (bench/ANALYSIS.md).
  */
 #define MLTCP_STAGGER_MAX	MLTCP_Q10_ONE
 #define MLTCP_STAGGER_DEFAULT	(MLTCP_Q10_ONE / 4)
@@ -393,12 +408,32 @@ static inline u32 mltcp_f_q10(u32 params, u32 ratio)
  * the usual MLTCP feedback widens that offset until the phases interleave.
  * F stays within [intercept, slope + intercept] (the ratio is clamped), so
  * the bound on F, and the friendliness that follows from it, is unchanged.
+ * It applies to sockets whose iterations the application marks, or whose
+ * tie-break it set (mltcp_tiebreak_active()).
  *
  * Return: tiebreak * stagger in Q10, at most 1024.
  */
 static inline u32 mltcp_head_start_q10(u32 tiebreak, u32 stagger)
 {
 	return (tiebreak * stagger) >> MLTCP_Q10_SHIFT;
+}
+
+/**
+ * mltcp_tiebreak_active() - does the socket's tie-break give a head start?
+ * @ms: socket state
+ *
+ * Only where the application marks iterations or chose the tie-break.
+ * Those jobs have F from their first iteration, so identical ones started
+ * together are in exact lockstep.  Learned sockets run the base algorithm
+ * (F = 1) for their first iterations, in which timing noise already moves
+ * identical jobs apart; measured, a random head start on top of that did
+ * not help them (bench/ANALYSIS.md).
+ *
+ * Return: true when the head start applies.
+ */
+static inline bool mltcp_tiebreak_active(const struct mltcp_sock *ms)
+{
+	return ms->flags & (MLTCP_SF_BOUNDS_GIVEN | MLTCP_SF_TIEBREAK_GIVEN);
 }
 
 /**
@@ -409,7 +444,8 @@ static inline u32 mltcp_head_start_q10(u32 tiebreak, u32 stagger)
  * @stagger: global stagger, Q10 in [0, 1024]
  * @acked: the socket's bytes_acked counter
  *
- * F = slope * min(1, bytes_ratio + head start) + intercept.  Exactly 1024
+ * F = slope * min(1, bytes_ratio + head start) + intercept, the head start
+ * only where mltcp_tiebreak_active().  Exactly 1024
  * while the size is unknown, in mode off, and in mode given for sockets
  * that got no hint; exactly the intercept when the slope is 0.
  *
@@ -426,7 +462,8 @@ static inline u32 mltcp_sock_f_q10(const struct mltcp_sock *ms, int mode,
 		return MLTCP_Q10_ONE;
 	ratio = mltcp_ratio_q10(mltcp_bytes_done(acked, ms->mark),
 				ms->bytes_per_iter);
-	ratio += mltcp_head_start_q10(ms->tiebreak, stagger);
+	if (mltcp_tiebreak_active(ms))
+		ratio += mltcp_head_start_q10(ms->tiebreak, stagger);
 	if (ratio > MLTCP_Q10_ONE)
 		ratio = MLTCP_Q10_ONE;
 	return mltcp_f_q10(params, ratio);

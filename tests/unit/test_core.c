@@ -517,6 +517,19 @@ static void test_head_start(void **state)
 	/* slope 0 is the base algorithm, whatever the tie-break */
 	assert_int_equal(mltcp_sock_f_q10(&a, MLTCP_MODE_LEARNED, mltcp_params_pack(0, ONE),
 					  MLTCP_STAGGER_MAX, MB), ONE);
+	/* a random tie-break of a learned socket gives no head start */
+	b = new_sock(0);
+	mltcp_sock_init(&b, 0, 0xffffffffU);
+	mltcp_set_size(&b, 4 * MB);
+	assert_int_equal(b.tiebreak, MLTCP_TIEBREAK_MAX);
+	assert_false(mltcp_tiebreak_active(&b));
+	assert_int_equal(mltcp_sock_f_q10(&b, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, stagger, 0),
+			 ONE);
+	/* ... until the application marks its iterations */
+	mltcp_iter_begin(&b, 0, 0, 0);
+	assert_true(mltcp_tiebreak_active(&b));
+	assert_int_equal(mltcp_sock_f_q10(&b, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, stagger, 0),
+			 ONE + ONE / 4);
 	/* no head start while the size is unknown, in mode off, or unhinted in given */
 	a.bytes_per_iter = 0;
 	assert_int_equal(mltcp_sock_f_q10(&a, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, stagger, MB),

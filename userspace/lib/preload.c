@@ -12,10 +12,11 @@
  *                         unset or empty: leave the congestion control
  *   MLTCP_BYTES_PER_ITER  if set, bytes per iteration for the socket
  *                         (decimal, 1 .. 2^48)
- *   MLTCP_TIEBREAK        the tie-break of every socket of the process, a
- *                         decimal from 0 to 1; unset: one random value per
- *                         process, so the process's sockets share one head
- *                         start (see mltcp_set_tiebreak())
+ *   MLTCP_TIEBREAK        if set, the tie-break of every socket of the
+ *                         process, a decimal from 0 to 1, or "random" for
+ *                         one random value per process, so that the
+ *                         process's sockets share one head start (see
+ *                         mltcp_set_tiebreak())
  *   MLTCP_DEBUG           if set to 1, failures are reported on stderr
  * Failures never change what the program sees: the wrapped call's return
  * value and errno are those of the real call.
@@ -45,7 +46,7 @@ static struct {
 	accept4_fn accept4;
 	char cc[MLTCP_ALGO_NAME_MAX];
 	uint64_t bytes;
-	uint32_t tiebreak;
+	int64_t tiebreak;	/* -1: leave the kernel's */
 	int debug;
 } cfg;
 
@@ -107,10 +108,12 @@ static void cfg_load(void)
 			cfg.bytes = v;
 		}
 	}
-	if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
-		rnd = (uint32_t)rand();
-	cfg.tiebreak = (uint32_t)(((uint64_t)rnd * (MLTCP_TIEBREAK_ABI_MAX + 1)) >> 32);
-	if (tb && *tb) {
+	cfg.tiebreak = -1;
+	if (tb && !strcmp(tb, "random")) {
+		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
+			rnd = (uint32_t)rand();
+		cfg.tiebreak = (int64_t)(((uint64_t)rnd * (MLTCP_TIEBREAK_ABI_MAX + 1)) >> 32);
+	} else if (tb && *tb) {
 		uint32_t q;
 
 		if (mltcp_parse_tiebreak(tb, &q) < 0) {
@@ -152,7 +155,7 @@ static void apply(int fd)
 			debugf("setting MLTCP_CC", fd, errno);
 		if (cfg.bytes && mltcp_set_bytes_per_iter(fd, cfg.bytes) < 0)
 			debugf("setting MLTCP_BYTES_PER_ITER", fd, errno);
-		if (mltcp_set_tiebreak(fd, cfg.tiebreak) < 0)
+		if (cfg.tiebreak >= 0 && mltcp_set_tiebreak(fd, (uint32_t)cfg.tiebreak) < 0)
 			debugf("setting the tie-break", fd, errno);
 	}
 	errno = saved;
