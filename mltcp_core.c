@@ -15,6 +15,10 @@
  *                     max(idle_ms, 2 * srtt).
  *   mode              learned | given | off.
  *   decrease          also divide the multiplicative decrease by F (bool).
+ *   stagger           largest head start a socket's random tie-break gives
+ *                     it, a decimal fraction of an iteration in [0, 1];
+ *                     breaks the lockstep of identical jobs started
+ *                     together (mltcp_head_start_q10()).
  * Counters of each algorithm: /sys/module/mltcp_<algo>/parameters/.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -23,6 +27,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/random.h>
 #include <linux/rculist.h>
 #include <linux/string.h>
 #include <net/sock.h>
@@ -41,6 +46,8 @@ static u32 mltcp_idle_ms = MLTCP_IDLE_MS_DEFAULT;
 static int mltcp_mode = MLTCP_MODE_LEARNED;
 /* F on the decrease too: what makes loss-based algorithms interleave (bench/ANALYSIS.md) */
 static bool mltcp_scale_decrease = true;
+/* Largest tie-break head start, Q10 of an iteration (include/mltcp_core.h) */
+static u32 mltcp_stagger = MLTCP_STAGGER_DEFAULT;
 /* Serialises writers of the parameters (sysfs and control plane). */
 static DEFINE_MUTEX(mltcp_param_lock);
 
@@ -161,6 +168,41 @@ int mltcp_set_mode(int mode)
 }
 EXPORT_SYMBOL_GPL(mltcp_set_mode);
 
+u32 mltcp_get_stagger(void)
+{
+	return READ_ONCE(mltcp_stagger);
+}
+EXPORT_SYMBOL_GPL(mltcp_get_stagger);
+
+/**
+ * mltcp_set_stagger() - set the largest tie-break head start
+ * @q10: fraction of an iteration, Q10, in [0, 1024]; 0 = no tie-break
+ *
+ * Applies to existing sockets at their next ACK.
+ *
+ * Return: 0 or -EINVAL (the old value is kept).
+ */
+int mltcp_set_stagger(u32 q10)
+{
+	if (!mltcp_stagger_valid(q10))
+		return -EINVAL;
+	WRITE_ONCE(mltcp_stagger, q10);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mltcp_set_stagger);
+
+bool mltcp_get_decrease(void)
+{
+	return READ_ONCE(mltcp_scale_decrease);
+}
+EXPORT_SYMBOL_GPL(mltcp_get_decrease);
+
+void mltcp_set_decrease(bool on)
+{
+	WRITE_ONCE(mltcp_scale_decrease, on);
+}
+EXPORT_SYMBOL_GPL(mltcp_set_decrease);
+
 static int mltcp_param_set_slope(const char *val, const struct kernel_param *kp)
 {
 	u32 q;
@@ -192,6 +234,25 @@ static int mltcp_param_set_intercept(const char *val,
 static int mltcp_param_get_intercept(char *buf, const struct kernel_param *kp)
 {
 	int n = mltcp_format_q10(mltcp_get_intercept(), buf);
+
+	buf[n++] = '\n';
+	buf[n] = '\0';
+	return n;
+}
+
+static int mltcp_param_set_stagger(const char *val,
+				   const struct kernel_param *kp)
+{
+	u32 q;
+
+	if (mltcp_parse_q10(val, &q))
+		return -EINVAL;
+	return mltcp_set_stagger(q);
+}
+
+static int mltcp_param_get_stagger(char *buf, const struct kernel_param *kp)
+{
+	int n = mltcp_format_q10(mltcp_get_stagger(), buf);
 
 	buf[n++] = '\n';
 	buf[n] = '\0';
@@ -237,6 +298,11 @@ static const struct kernel_param_ops mltcp_intercept_ops = {
 	.get = mltcp_param_get_intercept,
 };
 
+static const struct kernel_param_ops mltcp_stagger_ops = {
+	.set = mltcp_param_set_stagger,
+	.get = mltcp_param_get_stagger,
+};
+
 static const struct kernel_param_ops mltcp_idle_ms_ops = {
 	.set = mltcp_param_set_idle_ms,
 	.get = mltcp_param_get_idle_ms,
@@ -259,6 +325,9 @@ MODULE_PARM_DESC(idle_ms,
 module_param_named(decrease, mltcp_scale_decrease, bool, 0644);
 MODULE_PARM_DESC(decrease,
 		 "Also divide the multiplicative decrease by F (default Y; N: F scales the increase only)");
+module_param_cb(stagger, &mltcp_stagger_ops, NULL, 0644);
+MODULE_PARM_DESC(stagger,
+		 "Largest random head start breaking the lockstep of identical jobs, fraction of an iteration in [0, 1] (default 0.25; 0: off)");
 module_param_cb(mode, &mltcp_mode_ops, NULL, 0644);
 MODULE_PARM_DESC(mode,
 		 "learned (default): learn unless hinted; given: only hinted sockets; off: F = 1");
@@ -393,7 +462,7 @@ void mltcp_ca_init(struct sock *sk)
 	struct mltcp_sock *ms = mltcp_sk(sk);
 	bool counted = ms->flags & MLTCP_SF_INIT;
 
-	mltcp_sock_init(ms, tcp_sk(sk)->bytes_acked);
+	mltcp_sock_init(ms, tcp_sk(sk)->bytes_acked, get_random_u32());
 	ms->flags |= MLTCP_SF_INIT;
 	ms->start_ms = mltcp_clock_ms();
 	if (!counted) {
@@ -500,6 +569,7 @@ u32 mltcp_ai_credit(struct sock *sk, u32 acked)
 	struct mltcp_sock *ms = mltcp_sk(sk);
 	u32 f = mltcp_sock_f_q10(ms, READ_ONCE(mltcp_mode),
 				 READ_ONCE(mltcp_fparams),
+				 READ_ONCE(mltcp_stagger),
 				 tcp_sk(sk)->bytes_acked);
 	u32 credit = mltcp_scale_credit(acked, f, &ms->carry);
 
@@ -554,6 +624,7 @@ u32 mltcp_decrease(struct sock *sk, u32 cwnd, u32 reduced)
 	return mltcp_soften_cut(cwnd, reduced,
 				mltcp_sock_f_q10(ms, READ_ONCE(mltcp_mode),
 						 READ_ONCE(mltcp_fparams),
+						 READ_ONCE(mltcp_stagger),
 						 tcp_sk(sk)->bytes_acked));
 }
 EXPORT_SYMBOL_GPL(mltcp_decrease);
@@ -625,6 +696,24 @@ int mltcp_iteration_begin(struct sock *sk, u64 bytes)
 EXPORT_SYMBOL_GPL(mltcp_iteration_begin);
 
 /**
+ * mltcp_set_sock_tiebreak() - set a socket's tie-break
+ * @sk: socket, locked by the caller
+ * @q10: tie-break, Q10 in [0, 1024]; the socket's head start is
+ *	@q10 * stagger of an iteration
+ *
+ * Return: 0, -EINVAL for an out-of-range value, or -EOPNOTSUPP if @sk
+ *	does not use an MLTCP algorithm.
+ */
+int mltcp_set_sock_tiebreak(struct sock *sk, u32 q10)
+{
+	sock_owned_by_me(sk);
+	if (!mltcp_sk_is_mltcp(sk))
+		return -EOPNOTSUPP;
+	return mltcp_set_tiebreak(mltcp_sk(sk), q10);
+}
+EXPORT_SYMBOL_GPL(mltcp_set_sock_tiebreak);
+
+/**
  * mltcp_get_state() - snapshot of a socket's MLTCP state
  * @sk: socket, locked by the caller
  * @out: filled in on success
@@ -650,7 +739,9 @@ int mltcp_get_state(struct sock *sk, struct mltcp_sock_state *out)
 	out->bytes_ratio = mltcp_ratio_q10(out->bytes_this_iter,
 					   ms->bytes_per_iter);
 	out->f = mltcp_sock_f_q10(ms, mode, READ_ONCE(mltcp_fparams),
-				  tp->bytes_acked);
+				  READ_ONCE(mltcp_stagger), tp->bytes_acked);
+	out->tiebreak = ms->tiebreak;
+	out->tiebreak_given = ms->flags & MLTCP_SF_TIEBREAK_GIVEN;
 	out->iterations = ms->iters;
 	out->cwnd = tcp_snd_cwnd(tp);
 	return 0;

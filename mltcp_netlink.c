@@ -55,24 +55,29 @@ static struct netlink_range_validation mltcp_idle_ms_range = {
 	.max = MLTCP_IDLE_MS_MAX,
 };
 
-static const struct nla_policy mltcp_set_params_policy[MLTCP_A_MODE + 1] = {
+static const struct nla_policy mltcp_set_params_policy[MLTCP_A_STAGGER + 1] = {
 	[MLTCP_A_SLOPE]		= NLA_POLICY_RANGE(NLA_U32, 0, MLTCP_SLOPE_MAX),
 	[MLTCP_A_INTERCEPT]	= NLA_POLICY_RANGE(NLA_U32, MLTCP_INTERCEPT_MIN,
 						   MLTCP_INTERCEPT_MAX),
 	[MLTCP_A_IDLE_MS]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&mltcp_idle_ms_range),
 	[MLTCP_A_MODE]		= NLA_POLICY_MAX(NLA_U8, __MLTCP_ABI_MODE_MAX),
+	[MLTCP_A_SOCK]		= { .type = NLA_REJECT },
+	[MLTCP_A_ALGO]		= { .type = NLA_REJECT },
+	[MLTCP_A_DECREASE]	= NLA_POLICY_MAX(NLA_U8, 1),
+	[MLTCP_A_STAGGER]	= NLA_POLICY_RANGE(NLA_U32, 0, MLTCP_STAGGER_MAX),
 };
 
 static int mltcp_nl_get_params(struct sk_buff *skb, struct genl_info *info)
 {
-	u32 slope, intercept, idle_ms;
+	u32 slope, intercept, idle_ms, stagger;
 	struct sk_buff *msg;
+	bool decrease;
 	void *hdr;
 	int mode;
 
-	msg = genlmsg_new(4 * nla_total_size(sizeof(u32)) +
-			  nla_total_size(sizeof(u8)), GFP_KERNEL);
+	msg = genlmsg_new(5 * nla_total_size(sizeof(u32)) +
+			  2 * nla_total_size(sizeof(u8)), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &mltcp_genl_family, 0,
@@ -85,13 +90,17 @@ static int mltcp_nl_get_params(struct sk_buff *skb, struct genl_info *info)
 	intercept = mltcp_get_intercept();
 	idle_ms = mltcp_get_idle_ms();
 	mode = mltcp_get_mode();
+	decrease = mltcp_get_decrease();
+	stagger = mltcp_get_stagger();
 	mutex_unlock(&mltcp_nl_params_lock);
 
 	if (nla_put_u32(msg, MLTCP_A_ABI_VERSION, MLTCP_ABI_VERSION) ||
 	    nla_put_u32(msg, MLTCP_A_SLOPE, slope) ||
 	    nla_put_u32(msg, MLTCP_A_INTERCEPT, intercept) ||
 	    nla_put_u32(msg, MLTCP_A_IDLE_MS, idle_ms) ||
-	    nla_put_u8(msg, MLTCP_A_MODE, (u8)mode))
+	    nla_put_u8(msg, MLTCP_A_MODE, (u8)mode) ||
+	    nla_put_u8(msg, MLTCP_A_DECREASE, decrease) ||
+	    nla_put_u32(msg, MLTCP_A_STAGGER, stagger))
 		goto too_big;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
@@ -116,11 +125,12 @@ too_big:
 static int mltcp_nl_set_params(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
-	u32 slope = 0, intercept = 0, idle_ms = 0;
+	u32 slope = 0, intercept = 0, idle_ms = 0, stagger = 0;
 	int mode = 0, err = 0;
 
 	if (!tb[MLTCP_A_SLOPE] && !tb[MLTCP_A_INTERCEPT] &&
-	    !tb[MLTCP_A_IDLE_MS] && !tb[MLTCP_A_MODE]) {
+	    !tb[MLTCP_A_IDLE_MS] && !tb[MLTCP_A_MODE] &&
+	    !tb[MLTCP_A_DECREASE] && !tb[MLTCP_A_STAGGER]) {
 		GENL_SET_ERR_MSG(info, "no parameter given");
 		return -EINVAL;
 	}
@@ -150,6 +160,14 @@ static int mltcp_nl_set_params(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (tb[MLTCP_A_MODE])
 		mode = nla_get_u8(tb[MLTCP_A_MODE]);
+	if (tb[MLTCP_A_STAGGER]) {
+		stagger = nla_get_u32(tb[MLTCP_A_STAGGER]);
+		if (!mltcp_stagger_valid(stagger)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[MLTCP_A_STAGGER],
+					    "stagger out of range");
+			return -EINVAL;
+		}
+	}
 
 	/* Everything is valid: the setters below cannot fail. */
 	mutex_lock(&mltcp_nl_params_lock);
@@ -163,6 +181,10 @@ static int mltcp_nl_set_params(struct sk_buff *skb, struct genl_info *info)
 		err = mltcp_set_idle_ms(idle_ms);
 	if (!err && tb[MLTCP_A_MODE])
 		err = mltcp_set_mode(mode);
+	if (!err && tb[MLTCP_A_STAGGER])
+		err = mltcp_set_stagger(stagger);
+	if (!err && tb[MLTCP_A_DECREASE])
+		mltcp_set_decrease(nla_get_u8(tb[MLTCP_A_DECREASE]));
 	mutex_unlock(&mltcp_nl_params_lock);
 	if (err)
 		GENL_SET_ERR_MSG(info, "parameter rejected by the core");
@@ -247,7 +269,8 @@ static int mltcp_nl_put_sock(struct sk_buff *skb, const struct mltcp_nl_sock *ns
 {
 	const struct mltcp_sock_state *st = &ns->st;
 	u32 flags = (st->size_given ? MLTCP_INFO_F_SIZE_GIVEN : 0) |
-		    (st->bounds_given ? MLTCP_INFO_F_BOUNDS_GIVEN : 0);
+		    (st->bounds_given ? MLTCP_INFO_F_BOUNDS_GIVEN : 0) |
+		    (st->tiebreak_given ? MLTCP_INFO_F_TIEBREAK_GIVEN : 0);
 
 	if (nla_put_u8(skb, MLTCP_SOCK_A_FAMILY, ns->family) ||
 	    nla_put_u8(skb, MLTCP_SOCK_A_PROTOCOL, IPPROTO_TCP) ||
@@ -266,7 +289,8 @@ static int mltcp_nl_put_sock(struct sk_buff *skb, const struct mltcp_nl_sock *ns
 			      st->bytes_per_iter, MLTCP_SOCK_A_PAD) ||
 	    nla_put_u32(skb, MLTCP_SOCK_A_BYTES_RATIO, st->bytes_ratio) ||
 	    nla_put_u32(skb, MLTCP_SOCK_A_F, st->f) ||
-	    nla_put_u32(skb, MLTCP_SOCK_A_CWND, st->cwnd))
+	    nla_put_u32(skb, MLTCP_SOCK_A_CWND, st->cwnd) ||
+	    nla_put_u32(skb, MLTCP_SOCK_A_TIEBREAK, st->tiebreak))
 		return -EMSGSIZE;
 
 	if (ns->family == AF_INET)

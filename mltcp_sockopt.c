@@ -43,8 +43,8 @@ static bool mltcp_so_is_tcp(const struct sock *sk)
 }
 
 /**
- * mltcp_so_set() - setsockopt handler for MLTCP_SO_BYTES_PER_ITER and
- *	MLTCP_SO_ITER_BEGIN
+ * mltcp_so_set() - setsockopt handler for MLTCP_SO_BYTES_PER_ITER,
+ *	MLTCP_SO_ITER_BEGIN and MLTCP_SO_TIEBREAK
  * @sk: the caller's socket (not locked)
  * @optval: option number
  * @arg: option buffer
@@ -57,10 +57,27 @@ static int mltcp_so_set(struct sock *sk, int optval, sockptr_t arg,
 {
 	bool closed_ok;
 	u64 bytes = 0;
+	u32 q10;
 	int err;
 
 	if (!mltcp_so_is_tcp(sk))
 		return -ENOPROTOOPT;
+
+	if (optval == MLTCP_SO_TIEBREAK) {
+		if (len != sizeof(q10))
+			return -EINVAL;
+		if (copy_from_sockptr(&q10, arg, sizeof(q10)))
+			return -EFAULT;
+		if (q10 > MLTCP_TIEBREAK_ABI_MAX)
+			return -EINVAL;
+		lock_sock(sk);
+		if (!mltcp_ctl_state_ok(sk->sk_state, true))
+			err = -ENOTCONN;
+		else
+			err = mltcp_set_sock_tiebreak(sk, q10);
+		release_sock(sk);
+		return err;
+	}
 
 	switch (optval) {
 	case MLTCP_SO_BYTES_PER_ITER:
@@ -107,13 +124,15 @@ static void mltcp_info_from_state(struct mltcp_info *info,
 	strscpy(info->algo, st->algo, sizeof(info->algo));
 	info->mode = st->mode;
 	info->flags = (st->size_given ? MLTCP_INFO_F_SIZE_GIVEN : 0) |
-		      (st->bounds_given ? MLTCP_INFO_F_BOUNDS_GIVEN : 0);
+		      (st->bounds_given ? MLTCP_INFO_F_BOUNDS_GIVEN : 0) |
+		      (st->tiebreak_given ? MLTCP_INFO_F_TIEBREAK_GIVEN : 0);
 	info->iterations = st->iterations;
 	info->bytes_this_iter = st->bytes_this_iter;
 	info->bytes_per_iter = st->bytes_per_iter;
 	info->bytes_ratio = st->bytes_ratio;
 	info->f = st->f;
 	info->cwnd = st->cwnd;
+	info->tiebreak = st->tiebreak;
 }
 
 static int mltcp_so_get_info(struct sock *sk, void __user *user, int *len)
@@ -205,6 +224,8 @@ int mltcp_sockopt_init(void)
 
 	BUILD_BUG_ON(sizeof(struct mltcp_info) != MLTCP_INFO_SIZE_V1);
 	BUILD_BUG_ON(MLTCP_ALGO_NAME_MAX != TCP_CA_NAME_MAX);
+	BUILD_BUG_ON(MLTCP_TIEBREAK_ABI_MAX != MLTCP_TIEBREAK_MAX ||
+		     MLTCP_STAGGER_ABI_MAX != MLTCP_STAGGER_MAX);
 	BUILD_BUG_ON((int)MLTCP_ABI_MODE_LEARNED != (int)MLTCP_MODE_LEARNED ||
 		     (int)MLTCP_ABI_MODE_GIVEN != (int)MLTCP_MODE_GIVEN ||
 		     (int)MLTCP_ABI_MODE_OFF != (int)MLTCP_MODE_OFF);

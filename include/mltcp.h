@@ -52,6 +52,8 @@ struct mltcp_algo {
  * @f: Q10 factor applied to the additive increase right now
  * @iterations: iterations completed on this socket
  * @cwnd: congestion window, segments
+ * @tiebreak: Q10 tie-break; the head start is tiebreak * stagger
+ * @tiebreak_given: the tie-break was set by the control plane
  */
 struct mltcp_sock_state {
 	char algo[TCP_CA_NAME_MAX];
@@ -64,6 +66,8 @@ struct mltcp_sock_state {
 	u32 f;
 	u32 iterations;
 	u32 cwnd;
+	u32 tiebreak;
+	bool tiebreak_given;
 };
 
 /* The MLTCP state must sit at offset 0 of the algorithm's private area. */
@@ -95,18 +99,28 @@ void mltcp_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked);
  * @acked: in: segments newly acknowledged; out: what is left for
  *	congestion avoidance after slow start took its share
  *
- * Slow start is the base algorithms' own and is not scaled by F.
+ * Slow start is the kernel's (tcp_slow_start()), fed the F-scaled credit
+ * like congestion avoidance: with F = 1 it is exactly the base algorithm's.
+ * Scaling it matters where losses are rare: behind a sender-side FIFO
+ * (jobs sharing a NIC) TCP Small Queues, not loss, bounds each flow, so
+ * flows stay in slow start, their shares follow their windows, and an
+ * unscaled slow start would keep identical jobs at identical windows
+ * whatever their F.
  *
  * Return: true when congestion avoidance has something to do.
  */
 static inline bool mltcp_slow_start(struct sock *sk, u32 *acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
+	u32 credit, left;
 
 	if (!tcp_is_cwnd_limited(sk))
 		return false;
 	if (tcp_in_slow_start(tp)) {
-		*acked = tcp_slow_start(tp, *acked);
+		credit = mltcp_ai_credit(sk, *acked);
+		left = tcp_slow_start(tp, credit);
+		/* what slow start did not use, back in unscaled segments */
+		*acked = credit ? (u32)div_u64((u64)*acked * left, credit) : 0;
 		if (!*acked)
 			return false;
 	}
@@ -119,6 +133,7 @@ u32 mltcp_reno_ssthresh(struct sock *sk);
 bool mltcp_sk_is_mltcp(const struct sock *sk);
 int mltcp_set_bytes_per_iter(struct sock *sk, u64 bytes);
 int mltcp_iteration_begin(struct sock *sk, u64 bytes);
+int mltcp_set_sock_tiebreak(struct sock *sk, u32 q10);
 int mltcp_get_state(struct sock *sk, struct mltcp_sock_state *out);
 
 /* Global parameters, with the validation the sysfs parameters use. */
@@ -131,6 +146,10 @@ u32 mltcp_get_idle_ms(void);
 int mltcp_set_idle_ms(u32 ms);
 int mltcp_get_mode(void);
 int mltcp_set_mode(int mode);
+u32 mltcp_get_stagger(void);
+int mltcp_set_stagger(u32 q10);
+bool mltcp_get_decrease(void);
+void mltcp_set_decrease(bool on);
 
 /* Counters as read-only module parameters of the algorithm module. */
 extern const struct kernel_param_ops mltcp_param_sockets_ops;

@@ -37,6 +37,20 @@
  *    given boundaries, which are exact.
  *
  * Until the size is known F is exactly 1, i.e. the base algorithm.
+ *
+ * Tie-break.  Identical jobs started at the same instant have the same
+ * bytes_ratio, hence the same F, at every instant; fair sharing then keeps
+ * them in lockstep for ever (the MLTCP shift is proportional to their
+ * offset, zero at zero).  Each socket therefore carries a tie-break t in
+ * [0, 1], random per connection unless the application gives one (one
+ * value for all sockets of a job), and where the application marks the
+ * iterations or gave the tie-break, F is computed as if the socket were
+ * t * stagger of an iteration further through it:
+ *
+ *   F = slope * min(1, bytes_ratio + t * stagger) + intercept
+ *
+ * F keeps its range [intercept, slope + intercept]; slope 0 is still the
+ * base algorithm, and so is stagger 0 with the papers' F.
  */
 #ifndef _MLTCP_CORE_H
 #define _MLTCP_CORE_H
@@ -72,6 +86,16 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 #define MLTCP_INTERCEPT_MAX	(8U * MLTCP_Q10_ONE)
 #define MLTCP_SLOPE_DEFAULT	MLTCP_Q10_ONE	/* MLTCP papers: F in [1, 2] */
 #define MLTCP_INTERCEPT_DEFAULT	MLTCP_Q10_ONE
+/*
+ * Stagger: the largest head start a socket's tie-break gives it, as a
+ * fraction of an iteration (see mltcp_head_start_q10()).  0 turns the
+ * tie-break off (the papers' F).  0.25: with given iteration marks, two
+ * identical Reno jobs released together interleaved in 0/8 runs without
+ * it and 5/8 with it (bench/ANALYSIS.md).
+ */
+#define MLTCP_STAGGER_MAX	MLTCP_Q10_ONE
+#define MLTCP_STAGGER_DEFAULT	(MLTCP_Q10_ONE / 4)
+#define MLTCP_TIEBREAK_MAX	MLTCP_Q10_ONE
 
 /* Idle threshold: max(idle_ms, MLTCP_IDLE_SRTT_MULT * srtt). */
 #define MLTCP_IDLE_MS_DEFAULT	10U
@@ -94,6 +118,7 @@ enum mltcp_mode {
 #define MLTCP_SF_SIZE_GIVEN	0x02	/* bytes_per_iter set by control plane */
 #define MLTCP_SF_BOUNDS_GIVEN	0x04	/* iteration marks by control plane */
 #define MLTCP_SF_HINTED		(MLTCP_SF_SIZE_GIVEN | MLTCP_SF_BOUNDS_GIVEN)
+#define MLTCP_SF_TIEBREAK_GIVEN	0x08	/* tiebreak set by control plane */
 
 /**
  * struct mltcp_sock - per-socket MLTCP state (56 bytes)
@@ -106,6 +131,8 @@ enum mltcp_mode {
  * @nhist: number of valid entries in @hist
  * @start_ms: when the current iteration started, in the caller's clock
  *	(milliseconds); only reported (tracepoints), never used in the math
+ * @tiebreak: Q10 in [0, 1024], the socket's share of the stagger (its
+ *	head start, see mltcp_head_start_q10()); random unless given
  */
 struct mltcp_sock {
 	u64 mark;
@@ -116,6 +143,7 @@ struct mltcp_sock {
 	u8 flags;
 	u8 nhist;
 	u32 start_ms;
+	u16 tiebreak;
 };
 
 /* What an event did to the iteration state. */
@@ -159,6 +187,16 @@ static inline bool mltcp_slope_valid(u32 q10)
 static inline bool mltcp_intercept_valid(u32 q10)
 {
 	return q10 >= MLTCP_INTERCEPT_MIN && q10 <= MLTCP_INTERCEPT_MAX;
+}
+
+static inline bool mltcp_stagger_valid(u32 q10)
+{
+	return q10 <= MLTCP_STAGGER_MAX;
+}
+
+static inline bool mltcp_tiebreak_valid(u32 q10)
+{
+	return q10 <= MLTCP_TIEBREAK_MAX;
 }
 
 static inline bool mltcp_idle_ms_valid(u32 ms)
@@ -357,27 +395,78 @@ static inline u32 mltcp_f_q10(u32 params, u32 ratio)
 }
 
 /**
+ * mltcp_head_start_q10() - a socket's head start, Q10 of an iteration
+ * @tiebreak: the socket's tie-break, Q10 in [0, 1024]
+ * @stagger: the global stagger, Q10 in [0, 1024]
+ *
+ * Identical jobs started together have the same bytes_ratio, hence the
+ * same F, at every instant: the MLTCP shift, proportional to their offset,
+ * is zero and fair sharing keeps them in lockstep.  The tie-break breaks
+ * the tie: F is computed as if the socket were this much further through
+ * its iteration, so two sockets with different tie-breaks behave like jobs
+ * started (tiebreak_a - tiebreak_b) * stagger of an iteration apart, and
+ * the usual MLTCP feedback widens that offset until the phases interleave.
+ * F stays within [intercept, slope + intercept] (the ratio is clamped), so
+ * the bound on F, and the friendliness that follows from it, is unchanged.
+ * It applies to sockets whose iterations the application marks, or whose
+ * tie-break it set (mltcp_tiebreak_active()).
+ *
+ * Return: tiebreak * stagger in Q10, at most 1024.
+ */
+static inline u32 mltcp_head_start_q10(u32 tiebreak, u32 stagger)
+{
+	return (tiebreak * stagger) >> MLTCP_Q10_SHIFT;
+}
+
+/**
+ * mltcp_tiebreak_active() - does the socket's tie-break give a head start?
+ * @ms: socket state
+ *
+ * Only where the application marks iterations or chose the tie-break.
+ * Those jobs have F from their first iteration, so identical ones started
+ * together are in exact lockstep.  Learned sockets run the base algorithm
+ * (F = 1) for their first iterations, in which timing noise already moves
+ * identical jobs apart; measured, a random head start on top of that did
+ * not help them (bench/ANALYSIS.md).
+ *
+ * Return: true when the head start applies.
+ */
+static inline bool mltcp_tiebreak_active(const struct mltcp_sock *ms)
+{
+	return ms->flags & (MLTCP_SF_BOUNDS_GIVEN | MLTCP_SF_TIEBREAK_GIVEN);
+}
+
+/**
  * mltcp_sock_f_q10() - the F a socket uses right now
  * @ms: socket state
  * @mode: global enum mltcp_mode
  * @params: packed slope/intercept
+ * @stagger: global stagger, Q10 in [0, 1024]
  * @acked: the socket's bytes_acked counter
  *
- * Exactly 1024 while the size is unknown, in mode off, and in mode given
- * for sockets that got no hint.
+ * F = slope * min(1, bytes_ratio + head start) + intercept, the head start
+ * only where mltcp_tiebreak_active().  Exactly 1024
+ * while the size is unknown, in mode off, and in mode given for sockets
+ * that got no hint; exactly the intercept when the slope is 0.
  *
  * Return: F in Q10.
  */
 static inline u32 mltcp_sock_f_q10(const struct mltcp_sock *ms, int mode,
-				   u32 params, u64 acked)
+				   u32 params, u32 stagger, u64 acked)
 {
+	u32 ratio;
+
 	if (mode == MLTCP_MODE_OFF || !ms->bytes_per_iter)
 		return MLTCP_Q10_ONE;
 	if (mode == MLTCP_MODE_GIVEN && !(ms->flags & MLTCP_SF_HINTED))
 		return MLTCP_Q10_ONE;
-	return mltcp_f_q10(params,
-			   mltcp_ratio_q10(mltcp_bytes_done(acked, ms->mark),
-					   ms->bytes_per_iter));
+	ratio = mltcp_ratio_q10(mltcp_bytes_done(acked, ms->mark),
+				ms->bytes_per_iter);
+	if (mltcp_tiebreak_active(ms))
+		ratio += mltcp_head_start_q10(ms->tiebreak, stagger);
+	if (ratio > MLTCP_Q10_ONE)
+		ratio = MLTCP_Q10_ONE;
+	return mltcp_f_q10(params, ratio);
 }
 
 /**
@@ -521,22 +610,55 @@ static inline bool mltcp_is_idle_gap(u32 outstanding, u32 gap_us,
 }
 
 /**
+ * mltcp_tiebreak_from_random() - map a random word to a tie-break
+ * @rnd: uniformly random 32-bit value
+ *
+ * Return: a tie-break uniformly distributed over [0, 1024].
+ */
+static inline u16 mltcp_tiebreak_from_random(u32 rnd)
+{
+	return (u16)(((u64)rnd * (MLTCP_TIEBREAK_MAX + 1)) >> 32);
+}
+
+/**
  * mltcp_sock_init() - initialise the state when the connection starts
  * @ms: socket state; zeroed when the algorithm was assigned
  * @acked: bytes_acked now
+ * @rnd: a random 32-bit value, for the tie-break
  *
- * A size or iteration mode given before the connection was established
- * is kept; everything else starts afresh.
+ * A size, iteration mode or tie-break given before the connection was
+ * established is kept; everything else starts afresh, the tie-break from
+ * @rnd.
  */
-static inline void mltcp_sock_init(struct mltcp_sock *ms, u64 acked)
+static inline void mltcp_sock_init(struct mltcp_sock *ms, u64 acked, u32 rnd)
 {
-	u8 keep = ms->flags & MLTCP_SF_HINTED;
+	u8 keep = ms->flags & (MLTCP_SF_HINTED | MLTCP_SF_TIEBREAK_GIVEN);
 	u64 bpi = (keep & MLTCP_SF_SIZE_GIVEN) ? ms->bytes_per_iter : 0;
+	u16 tiebreak = (keep & MLTCP_SF_TIEBREAK_GIVEN) ?
+		       ms->tiebreak : mltcp_tiebreak_from_random(rnd);
 
 	*ms = (struct mltcp_sock){ 0 };
 	ms->flags = keep;
 	ms->bytes_per_iter = bpi;
 	ms->mark = acked;
+	ms->tiebreak = tiebreak;
+}
+
+/**
+ * mltcp_set_tiebreak() - the control plane sets a socket's tie-break
+ * @ms: socket state
+ * @q10: tie-break in [0, 1024]; the sockets of one job should share one
+ *	value, so that the job, not each flow, gets the head start
+ *
+ * Return: 0 or -EINVAL (nothing changes).
+ */
+static inline int mltcp_set_tiebreak(struct mltcp_sock *ms, u32 q10)
+{
+	if (!mltcp_tiebreak_valid(q10))
+		return -EINVAL;
+	ms->tiebreak = (u16)q10;
+	ms->flags |= MLTCP_SF_TIEBREAK_GIVEN;
+	return 0;
 }
 
 /**

@@ -4,7 +4,9 @@
 # bytes_ratio rises from 0 to 1 across an iteration, F follows slope/intercept, the
 # iteration counter advances once per begin call (userspace/testprogs/mltcp_state_test.c).
 # Repeated for mltcp_reno and mltcp_cubic, with other slope/intercept values set
-# through mltcpctl, and with mode off (F stays 1).
+# through mltcpctl, and with mode off (F stays 1).  These run with stagger 0 (no
+# tie-break head start) so F is exactly slope * ratio + intercept; the Python part
+# then sets a tie-break and checks the head start it gives.
 . "$(dirname "$0")/lib.sh"
 
 ML_BIN=${ML_BIN:-$(cd "$(dirname "$0")/.." && pwd)/build/bin}
@@ -26,11 +28,11 @@ tap_plan 7
 ml_modprobe mltcp_reno && ml_modprobe mltcp_cubic || bail "load mltcp_reno and mltcp_cubic"
 ml_netns NS st || bail "network namespace"
 params=$("$ML_BIN/mltcpctl" -j show) || bail "mltcpctl show"
-old=$(python3 -c 'import json,sys; p=json.load(sys.stdin); print(p["slope"], p["intercept"], p["mode"])' <<<"$params")
-read -r old_slope old_intercept old_mode <<<"$old"
-at_exit "'$ML_BIN/mltcpctl' set slope $old_slope intercept $old_intercept mode $old_mode"
+old=$(python3 -c 'import json,sys; p=json.load(sys.stdin); print(p["slope"], p["intercept"], p["mode"], p["stagger"])' <<<"$params")
+read -r old_slope old_intercept old_mode old_stagger <<<"$old"
+at_exit "'$ML_BIN/mltcpctl' set slope $old_slope intercept $old_intercept mode $old_mode stagger $old_stagger"
 
-"$ML_BIN/mltcpctl" set slope 1 intercept 1 mode learned
+"$ML_BIN/mltcpctl" set slope 1 intercept 1 mode learned stagger 0
 run_prog "mltcp_reno, slope 1 intercept 1: state read back over 4 iterations" \
 	in_ns "$NS" "$ML_BIN/mltcp-state-test" -a mltcp_reno -i 4
 run_prog "mltcp_cubic, slope 1 intercept 1" \
@@ -55,6 +57,7 @@ srv.bind(("::1", 0)); srv.listen()
 cli = socket.socket(socket.AF_INET6)
 mltcp.enable(cli, "mltcp_cubic")
 mltcp.set_bytes_per_iter(cli, 200000)     # before connect: kept
+mltcp.set_tiebreak(cli, 0)                # before connect: kept (no head start)
 cli.connect(srv.getsockname()[:2])
 peer, _ = srv.accept()
 threading.Thread(target=lambda: [None for _ in iter(lambda: peer.recv(65536), b"")], daemon=True).start()
@@ -67,8 +70,27 @@ for _ in range(500):
     time.sleep(0.01)
 st = mltcp.get_state(cli)
 print(st)
-assert mltcp.abi_version() == 1 and st.algo == "mltcp_cubic" and st.size_given and st.bounds_given
+assert mltcp.abi_version() == 2 and st.algo == "mltcp_cubic" and st.size_given and st.bounds_given
+assert st.tiebreak_given and st.tiebreak_q10 == 0, st
 assert (st.bytes_per_iter, st.bytes_this_iter, st.bytes_ratio_q10, st.f_q10, st.iterations) == (200000, 100000, 512, 1536, 0), st
+# tie-break 1 with stagger 0.5 (set by the caller): F as if half an iteration ahead,
+# clamped at slope + intercept; 0.5 -> head start 0.25 -> F = 1 + 0.75
+with open("/sys/module/mltcp/parameters/stagger", "w") as p:
+    p.write("0.5")
+mltcp.set_tiebreak(cli, 1.0)
+st = mltcp.get_state(cli)
+assert (st.tiebreak_q10, st.bytes_ratio_q10, st.f_q10) == (1024, 512, 2048), st
+mltcp.set_tiebreak(cli, 0.5)
+st = mltcp.get_state(cli)
+assert (st.tiebreak, st.f_q10) == (0.5, 1792), st
+try:
+    mltcp.set_tiebreak(cli, 2)
+    raise SystemExit("tie-break 2 accepted")
+except ValueError:
+    pass
+with open("/sys/module/mltcp/parameters/stagger", "w") as p:
+    p.write("0")
+mltcp.set_tiebreak(cli, 0)
 mltcp.iteration_begin_all()
 assert mltcp.get_state(cli).iterations == 1
 mltcp.unregister(cli)
@@ -77,7 +99,7 @@ P
 )
 rc=$?
 printf '%s\n' "$out" | diag_stream
-tap_result "Python binding (ctypes): size before connect, registry begin, state 100000/200000 -> ratio 0.5, F 1.5" $rc
+tap_result "Python binding (ctypes): size and tie-break before connect, registry begin, state 100000/200000 -> ratio 0.5, F 1.5; tie-break head start" $rc
 
 "$ML_BIN/mltcpctl" set slope 1 intercept 1 mode off
 run_prog "mode off: F stays 1 through the iteration" \

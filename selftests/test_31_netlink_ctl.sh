@@ -21,7 +21,7 @@ CTL=$ML_BIN/mltcpctl
 [ -x "$CTL" ] && [ -x "$ML_BIN/mltcp-hold" ] ||
 	{ echo "1..1"; echo "not ok 1 - userspace tools are built in $ML_BIN (make userspace)"; exit 1; }
 
-tap_plan 18
+tap_plan 20
 
 # ---- module not loaded
 if [ ! -d /sys/module/mltcp ]; then
@@ -37,10 +37,12 @@ ml_modprobe mltcp_reno && ml_modprobe mltcp_cubic || bail "load mltcp_reno and m
 orig=$("$CTL" -j show) || bail "mltcpctl -j show"
 vals=$(python3 -c '
 import json, sys
-p = json.loads(sys.argv[1]); print(p["slope"], p["intercept"], p["idle_ms"], p["mode"])' "$orig")
-read -r o_slope o_icpt o_idle o_mode <<<"$vals"
-at_exit "'$CTL' set slope $o_slope intercept $o_icpt idle_ms $o_idle mode $o_mode"
-"$CTL" set slope 1 intercept 1 idle_ms 10 mode learned || bail "mltcpctl set defaults"
+p = json.loads(sys.argv[1])
+print(p["slope"], p["intercept"], p["idle_ms"], p["mode"], "on" if p["decrease"] else "off", p["stagger"])' "$orig")
+read -r o_slope o_icpt o_idle o_mode o_decr o_stag <<<"$vals"
+at_exit "'$CTL' set slope $o_slope intercept $o_icpt idle_ms $o_idle mode $o_mode decrease $o_decr stagger $o_stag"
+"$CTL" set slope 1 intercept 1 idle_ms 10 mode learned decrease on stagger 0.25 ||
+	bail "mltcpctl set defaults"
 
 out=$("$CTL" show)
 grep -q "slope 1 intercept 1" <<<"$out" && grep -q "^mltcp_reno " <<<"$out" &&
@@ -52,8 +54,9 @@ python3 - "$("$CTL" -j show)" <<'P'
 import json, sys
 p = json.loads(sys.argv[1])
 names = {a["name"] for a in p["algorithms"]}
-assert p["abi_version"] == 1 and p["slope_q10"] == 1024 and p["intercept_q10"] == 1024
+assert p["abi_version"] == 2 and p["slope_q10"] == 1024 and p["intercept_q10"] == 1024
 assert p["idle_ms"] == 10 and p["mode"] == "learned"
+assert p["decrease"] is True and p["stagger_q10"] == 256 and p["stagger"] == 0.25
 assert {"mltcp_reno", "mltcp_cubic"} <= names, names
 for a in p["algorithms"]:
     assert set(a) == {"name", "sockets", "sockets_total", "iterations_learned", "iterations_given"}
@@ -129,7 +132,9 @@ for k, w in want.items():
     if len(sys.argv) > 3:
         slope, icpt, mode = int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
         ratio = (s["bytes_this_iter"] << 10) // s["bytes_per_iter"]
-        f = 1024 if mode == "off" else ((slope * ratio) >> 10) + icpt
+        # the tie-break is a head start of tiebreak * stagger (0.25 here)
+        ahead = min(1024, ratio + ((s["tiebreak_q10"] * 256) >> 10))
+        f = 1024 if mode == "off" else ((slope * ahead) >> 10) + icpt
         if s["bytes_ratio_q10"] != ratio or s["f_q10"] != f:
             sys.exit("%s: ratio %d f %d, want %d %d" % (k, s["bytes_ratio_q10"], s["f_q10"], ratio, f))
 fams = {k[0] for k in got}
@@ -164,6 +169,18 @@ hold_state a && held_a=$hold_out
 hold_state c && held_c=$hold_out
 msg=$(python3 -c "$compare" "$held_a$held_c" "$(in_ns "$NS_A" "$CTL" -j sockets)" 2048 512 given 2>&1)
 tap_result "mode given: sockets with hints use F ($msg)" $?
+
+# ---- decrease and stagger (ABI 2): netlink and the module parameters agree
+P=/sys/module/mltcp/parameters
+"$CTL" set decrease off stagger 0.5 && [ "$(cat $P/decrease)" = N ] &&
+	[ "$(cat $P/stagger)" = 0.5 ]
+tap_result "mltcpctl set decrease off stagger 0.5: sysfs reads N and 0.5" $?
+before=$("$CTL" -j show)
+out=$("$CTL" set stagger 1.5 decrease on 2>&1)
+rc=$?
+[ $rc = 2 ] && grep -q "invalid stagger" <<<"$out" && [ "$("$CTL" -j show)" = "$before" ]
+tap_result "set stagger 1.5: usage error, nothing changed (\"$out\")" $?
+"$CTL" set decrease on stagger 0.25
 
 # ---- privilege
 before=$("$CTL" -j show)

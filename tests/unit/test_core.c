@@ -25,7 +25,7 @@ static struct mltcp_sock new_sock(u64 acked)
 
 	memset(&ms, 0xa5, sizeof(ms));	/* init must not depend on garbage */
 	ms.flags = 0;
-	mltcp_sock_init(&ms, acked);
+	mltcp_sock_init(&ms, acked, 0);
 	return ms;
 }
 
@@ -57,10 +57,10 @@ static void test_ratio_from_socket(void **state)
 
 	(void)state;
 	mltcp_set_size(&ms, 4 * MB);
-	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 1000), ONE);
-	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT,
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 1000), ONE);
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0,
 					  1000 + 2 * MB), ONE + ONE / 2);
-	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT,
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0,
 					  1000 + 4 * MB), 2 * ONE);
 	assert_int_equal(mltcp_ratio_q10(1, 3), 341);
 	assert_int_equal(mltcp_ratio_q10(5, 0), 0);
@@ -74,11 +74,11 @@ static void test_clamping(void **state)
 	mltcp_set_size(&ms, MB);
 	/* more than an iteration's worth: ratio 1, F = 2 */
 	assert_int_equal(mltcp_ratio_q10(3 * MB, MB), ONE);
-	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT,
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0,
 					  10 * MB + 7 * MB), 2 * ONE);
 	/* counter behind the mark (old data still being acked): ratio 0 */
 	assert_true(mltcp_bytes_done(5 * MB, 10 * MB) == 0);
-	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 9 * MB),
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 9 * MB),
 			 ONE);
 	/* huge sizes do not overflow the Q10 shift */
 	assert_int_equal(mltcp_ratio_q10(1ULL << 61, 1ULL << 62), ONE / 2);
@@ -95,7 +95,7 @@ static void test_counter_wrap(void **state)
 	assert_true(mltcp_bytes_done(400, mark) == 500);
 	assert_true(mltcp_bytes_done(mark - 200, mark) == 0);
 	mltcp_set_size(&ms, 1000);
-	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 400),
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 400),
 			 ONE + ONE / 2);
 
 	/* learning across the wrap */
@@ -123,13 +123,13 @@ static void test_learner_converges(void **state)
 	assert_int_equal(learned_iter(&ms, &acked, 2 * MB), MLTCP_EV_LEARNED);
 	/* two iterations: size still unknown, F = 1 exactly */
 	assert_true(ms.bytes_per_iter == 0);
-	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, acked + MB),
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, acked + MB),
 			 ONE);
 	assert_int_equal(learned_iter(&ms, &acked, 2 * MB), MLTCP_EV_LEARNED);
 	assert_true(ms.bytes_per_iter == 2 * MB);
 	assert_int_equal(ms.iters, 3);
 	/* halfway through the next iteration */
-	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, acked + MB),
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, acked + MB),
 			 ONE + ONE / 2);
 	for (int i = 0; i < 20; i++) {
 		learned_iter(&ms, &acked, 2 * MB);
@@ -230,7 +230,7 @@ static void test_given_overrides_learned(void **state)
 		assert_int_equal(learned_iter(&ms, &acked, 4 * MB), MLTCP_EV_NONE);
 		assert_true(ms.mark == mark);
 	}
-	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, acked),
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, acked),
 			 ONE + ONE / 2);
 	/* the next mark completes a given iteration of the exact size */
 	assert_int_equal(mltcp_iter_begin(&ms, acked, 0, 6 * MB), MLTCP_EV_GIVEN);
@@ -268,9 +268,9 @@ static void test_begin_excludes_unacked(void **state)
 	mltcp_iter_begin(&ms, MB, MB / 2, 4 * MB);
 	assert_true(ms.mark == MB + MB / 2);
 	/* acking the old data does not advance this iteration */
-	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT,
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0,
 					  MB + MB / 4), ONE);
-	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT,
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0,
 					  MB + MB / 2 + 2 * MB), ONE + ONE / 2);
 }
 
@@ -285,18 +285,18 @@ static void test_modes(void **state)
 	mltcp_set_size(&hinted, 2 * MB);
 
 	acked += MB;
-	assert_int_equal(mltcp_sock_f_q10(&learned, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, acked),
+	assert_int_equal(mltcp_sock_f_q10(&learned, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, acked),
 			 ONE + ONE / 2);
-	assert_int_equal(mltcp_sock_f_q10(&hinted, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, MB),
+	assert_int_equal(mltcp_sock_f_q10(&hinted, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, MB),
 			 ONE + ONE / 2);
 	/* given: only the hinted socket */
-	assert_int_equal(mltcp_sock_f_q10(&learned, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, acked),
+	assert_int_equal(mltcp_sock_f_q10(&learned, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, acked),
 			 ONE);
-	assert_int_equal(mltcp_sock_f_q10(&hinted, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, MB),
+	assert_int_equal(mltcp_sock_f_q10(&hinted, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, MB),
 			 ONE + ONE / 2);
 	/* off: nobody */
-	assert_int_equal(mltcp_sock_f_q10(&learned, MLTCP_MODE_OFF, PARAMS_DEFAULT, acked), ONE);
-	assert_int_equal(mltcp_sock_f_q10(&hinted, MLTCP_MODE_OFF, PARAMS_DEFAULT, MB), ONE);
+	assert_int_equal(mltcp_sock_f_q10(&learned, MLTCP_MODE_OFF, PARAMS_DEFAULT, 0, acked), ONE);
+	assert_int_equal(mltcp_sock_f_q10(&hinted, MLTCP_MODE_OFF, PARAMS_DEFAULT, 0, MB), ONE);
 }
 
 static void test_init_keeps_hints(void **state)
@@ -309,7 +309,7 @@ static void test_init_keeps_hints(void **state)
 	mltcp_set_size(&ms, 7 * MB);
 	mltcp_iter_begin(&ms, 0, 0, 0);
 	ms.carry = 77;
-	mltcp_sock_init(&ms, 12345);
+	mltcp_sock_init(&ms, 12345, 0);
 	assert_true(ms.bytes_per_iter == 7 * MB);
 	assert_int_equal(ms.flags, MLTCP_SF_SIZE_GIVEN | MLTCP_SF_BOUNDS_GIVEN);
 	assert_true(ms.mark == 12345);
@@ -485,10 +485,103 @@ static void test_sock_size(void **state)
 	assert_int_equal(sizeof(struct mltcp_sock) % 8, 0);
 }
 
+/* The tie-break's head start: F as if further through the iteration. */
+static void test_head_start(void **state)
+{
+	struct mltcp_sock a = new_sock(0), b = new_sock(0);
+	u32 stagger = ONE / 4;
+
+	(void)state;
+	assert_int_equal(mltcp_head_start_q10(0, stagger), 0);
+	assert_int_equal(mltcp_head_start_q10(ONE, stagger), ONE / 4);
+	assert_int_equal(mltcp_head_start_q10(ONE / 2, stagger), ONE / 8);
+	assert_int_equal(mltcp_head_start_q10(ONE, 0), 0);
+	assert_int_equal(mltcp_head_start_q10(MLTCP_TIEBREAK_MAX, MLTCP_STAGGER_MAX), ONE);
+
+	mltcp_set_size(&a, 4 * MB);
+	mltcp_set_size(&b, 4 * MB);
+	assert_int_equal(mltcp_set_tiebreak(&a, ONE), 0);
+	assert_int_equal(mltcp_set_tiebreak(&b, 0), 0);
+	/* same bytes, different F: a behaves as if 1/4 iteration ahead */
+	assert_int_equal(mltcp_sock_f_q10(&a, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, stagger, 0),
+			 ONE + ONE / 4);
+	assert_int_equal(mltcp_sock_f_q10(&b, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, stagger, 0),
+			 ONE);
+	assert_int_equal(mltcp_sock_f_q10(&a, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, stagger, MB),
+			 mltcp_sock_f_q10(&b, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, stagger, 2 * MB));
+	/* clamped: F never exceeds slope + intercept */
+	assert_int_equal(mltcp_sock_f_q10(&a, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, stagger,
+					  7 * MB / 2), 2 * ONE);
+	assert_int_equal(mltcp_sock_f_q10(&a, MLTCP_MODE_LEARNED, PARAMS_DEFAULT,
+					  MLTCP_STAGGER_MAX, 0), 2 * ONE);
+	/* slope 0 is the base algorithm, whatever the tie-break */
+	assert_int_equal(mltcp_sock_f_q10(&a, MLTCP_MODE_LEARNED, mltcp_params_pack(0, ONE),
+					  MLTCP_STAGGER_MAX, MB), ONE);
+	/* a random tie-break of a learned socket gives no head start */
+	b = new_sock(0);
+	mltcp_sock_init(&b, 0, 0xffffffffU);
+	mltcp_set_size(&b, 4 * MB);
+	assert_int_equal(b.tiebreak, MLTCP_TIEBREAK_MAX);
+	assert_false(mltcp_tiebreak_active(&b));
+	assert_int_equal(mltcp_sock_f_q10(&b, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, stagger, 0),
+			 ONE);
+	/* ... until the application marks its iterations */
+	mltcp_iter_begin(&b, 0, 0, 0);
+	assert_true(mltcp_tiebreak_active(&b));
+	assert_int_equal(mltcp_sock_f_q10(&b, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, stagger, 0),
+			 ONE + ONE / 4);
+	/* no head start while the size is unknown, in mode off, or unhinted in given */
+	a.bytes_per_iter = 0;
+	assert_int_equal(mltcp_sock_f_q10(&a, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, stagger, MB),
+			 ONE);
+	a.bytes_per_iter = 4 * MB;
+	assert_int_equal(mltcp_sock_f_q10(&a, MLTCP_MODE_OFF, PARAMS_DEFAULT, stagger, MB), ONE);
+	a.flags &= (u8)~MLTCP_SF_HINTED;
+	assert_int_equal(mltcp_sock_f_q10(&a, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, stagger, MB), ONE);
+}
+
+/* Random tie-breaks cover [0, 1024]; given ones survive the connection start. */
+static void test_tiebreak_init(void **state)
+{
+	struct mltcp_sock ms;
+
+	(void)state;
+	assert_int_equal(mltcp_tiebreak_from_random(0), 0);
+	assert_int_equal(mltcp_tiebreak_from_random(0xffffffffU), MLTCP_TIEBREAK_MAX);
+	assert_int_equal(mltcp_tiebreak_from_random(0x80000000U), 512);
+
+	ms = new_sock(0);
+	mltcp_sock_init(&ms, 10, 0x40000000U);
+	assert_int_equal(ms.tiebreak, 256);
+	assert_false(ms.flags & MLTCP_SF_TIEBREAK_GIVEN);
+
+	/* set before the connection started (as through setsockopt) */
+	memset(&ms, 0, sizeof(ms));
+	assert_int_equal(mltcp_set_tiebreak(&ms, 700), 0);
+	mltcp_set_size(&ms, MB);
+	mltcp_sock_init(&ms, 10, 0xffffffffU);
+	assert_int_equal(ms.tiebreak, 700);
+	assert_true(ms.flags & MLTCP_SF_TIEBREAK_GIVEN);
+	assert_int_equal(ms.bytes_per_iter, MB);
+	/* dropping the size hint keeps the tie-break */
+	mltcp_set_size(&ms, 0);
+	assert_int_equal(ms.tiebreak, 700);
+	assert_true(ms.flags & MLTCP_SF_TIEBREAK_GIVEN);
+
+	/* out of range: rejected, nothing changes */
+	assert_int_equal(mltcp_set_tiebreak(&ms, MLTCP_TIEBREAK_MAX + 1), -EINVAL);
+	assert_int_equal(ms.tiebreak, 700);
+	assert_true(mltcp_stagger_valid(0));
+	assert_true(mltcp_stagger_valid(MLTCP_STAGGER_MAX));
+	assert_false(mltcp_stagger_valid(MLTCP_STAGGER_MAX + 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_f_at_ratios),
+		cmocka_unit_test(test_head_start),
+		cmocka_unit_test(test_tiebreak_init),
 		cmocka_unit_test(test_ratio_from_socket),
 		cmocka_unit_test(test_clamping),
 		cmocka_unit_test(test_counter_wrap),

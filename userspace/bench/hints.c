@@ -52,6 +52,18 @@ int hints_socket_ready(int fd, uint64_t bytes_per_iteration, char *err, size_t e
 	return 0;
 }
 
+int hints_tiebreak(int fd, double tiebreak, char *err, size_t errlen)
+{
+	uint32_t q10;
+
+	if (tiebreak < 0 || !uses_mltcp(fd))
+		return 0;
+	q10 = (uint32_t)(tiebreak * MLTCP_ABI_Q10_ONE + 0.5);
+	if (mltcp_set_tiebreak(fd, q10))
+		return seterr(err, errlen, "mltcp_set_tiebreak(%u): %s", q10, strerror(errno));
+	return 0;
+}
+
 int hints_iteration_start(int fd, unsigned iteration, char *err, size_t errlen)
 {
 	if (fd != hinted_fd)

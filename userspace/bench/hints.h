@@ -22,6 +22,11 @@ const char *hints_mode_name(void);
 
 /* Sender socket connected: bytes_per_iteration = every byte the job writes per iteration. */
 int hints_socket_ready(int fd, uint64_t bytes_per_iteration, char *err, size_t errlen);
+/*
+ * Sender socket connected: give it the tie-break (0..1) of its job profile when it uses
+ * an MLTCP algorithm; tiebreak < 0 leaves the kernel's random one.  Any hints mode.
+ */
+int hints_tiebreak(int fd, double tiebreak, char *err, size_t errlen);
 /* An iteration starts on fd (just before its compute phase). */
 int hints_iteration_start(int fd, unsigned iteration, char *err, size_t errlen);
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #define IO_CHUNK (256 * 1024)
+#define BULK_CHUNK (16 * 1024) /* small: the flow stops soon after the last job */
 
 void child_setup(void)
 {
@@ -104,6 +105,24 @@ void job_receiver_main(const struct job_env *e)
 			break; /* sender done */
 		if (r < 0)
 			die(e, "receiver: reading header: %s", strerror(errno));
+		if (h.magic == WIRE_MAGIC_BULK && h.job == e->index) {
+			/* a bulk flow: count its bytes until the sender closes */
+			for (;;) {
+				ssize_t n = read(fd, buf, IO_CHUNK);
+				int64_t t;
+
+				if (n < 0 && errno == EINTR)
+					continue;
+				if (n < 0)
+					die(e, "receiver: bulk flow: %s", strerror(errno));
+				if (n == 0)
+					break;
+				t = now_ns() - e->sh->t0;
+				if (t >= 0 && (uint64_t)(t / bin_ns) < nbins)
+					bins[t / bin_ns] += (uint64_t)n;
+			}
+			break;
+		}
 		if (h.magic != WIRE_MAGIC_DATA || h.job != e->index)
 			die(e, "receiver: bad header (magic %#x, job %u)", h.magic, h.job);
 		for (left = h.bytes; left;) {
@@ -209,16 +228,37 @@ void job_sender_main(const struct job_env *e)
 	if (p->cc[0] && strcmp(cc, p->cc))
 		die(e, "sender: asked for congestion control '%s', socket uses '%s'", p->cc, cc);
 	memcpy(js->cc, cc, cclen + 1);
-	if (hints_socket_ready(fd, (uint64_t)p->phases * (p->bytes + sizeof(struct wire_hdr)), err,
+	if (!p->bulk && hints_socket_ready(fd, (uint64_t)p->phases * (p->bytes + sizeof(struct wire_hdr)), err,
 			       sizeof(err)))
+		die(e, "sender: %s", err);
+	if (!p->bulk && hints_tiebreak(fd, p->tiebreak, err, sizeof(err)))
 		die(e, "sender: %s", err);
 	if (write_full(e->ready_fd, "R", 1))
 		_exit(1);
 	close(e->ready_fd);
 	wait_go(e);
 
+	/*
+	 * Exact start: the EOF on the go pipe, seen by every sender at once, is the release
+	 * of the first iteration (offset 0: no timer involved). Timed start: every sender
+	 * sleeps until the common t0 (set 50 ms after the go signal) plus its offset.
+	 */
 	t0 = e->sh->t0;
-	sleep_until_ns(t0 + (int64_t)(p->offset_ms * NSEC_PER_MSEC));
+	if (!e->sh->start_exact || p->offset_ms > 0)
+		sleep_until_ns(t0 + (int64_t)(p->offset_ms * NSEC_PER_MSEC));
+	if (p->bulk) {
+		/* a stock bulk flow: stream while any training job of the run is running */
+		struct wire_hdr h = { WIRE_MAGIC_BULK, 0, 0, e->index, 0 };
+
+		send_all(e, fd, &h, sizeof(h));
+		while (e->sh->jobs_left > 0)
+			send_all(e, fd, buf, BULK_CHUNK);
+		shutdown(fd, SHUT_WR);
+		while (read(fd, buf, IO_CHUNK) > 0)
+			;
+		close(fd);
+		_exit(0);
+	}
 	for (unsigned it = 0; it < p->iterations; it++) {
 		int64_t start = now_ns();
 
@@ -254,6 +294,7 @@ void job_sender_main(const struct job_env *e)
 		js->iter[it].end = now_ns();
 		js->iters_done = it + 1;
 	}
+	__sync_fetch_and_sub(&e->sh->jobs_left, 1);
 	shutdown(fd, SHUT_WR);
 	while (read(fd, buf, IO_CHUNK) > 0)
 		;

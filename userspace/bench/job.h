@@ -13,6 +13,7 @@
  * same layout once it has all `bytes` payload bytes (the application-level barrier). */
 #define WIRE_MAGIC_DATA 0x4d4c5444u /* "MLTD" */
 #define WIRE_MAGIC_ACK 0x4d4c5441u  /* "MLTA" */
+#define WIRE_MAGIC_BULK 0x4d4c5442u /* "MLTB": a kind=bulk flow, data until EOF */
 struct wire_hdr {
 	uint32_t magic;
 	uint32_t iter;
@@ -29,7 +30,9 @@ struct raw_span {
  * coordinator after they exit. */
 struct run_shared {
 	volatile int64_t t0;		/* common start, set before the go signal */
+	int start_exact;		/* 1: the go signal itself is the start (see job.c) */
 	volatile int stop;		/* sampler: stop sampling */
+	volatile int jobs_left;		/* training jobs still running: bulk flows stop at 0 */
 	unsigned njobs;
 	unsigned nbins;
 	int64_t bin_ns;

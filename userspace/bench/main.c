@@ -45,12 +45,16 @@
 #include "records.h"
 #include "topology.h"
 #include "util.h"
+#include "verdict.h"
 
 struct options {
 	double rate_mbit;
 	double queue_kb;	/* 0: 10 ms worth of the rate */
 	uint64_t burst_bytes;
 	double ecn_kb;
+	double queue_bdp;	/* > 0: FIFO = this x BDP (overrides the default queue) */
+	double delay_ms;	/* added RTT (netem on the ACK path) */
+	int egress;		/* --bottleneck egress */
 	unsigned mtu;
 	int no_topology;
 	char *rcv_addr, *snd_ns, *rcv_ns, *bottleneck;
@@ -68,6 +72,9 @@ struct options {
 	unsigned long seed;
 	int have_seed;
 	int quiet;
+	int start_exact;	/* --start exact (default) or timed */
+	unsigned runs;		/* shared runs (--runs) */
+	double ratio_limit;	/* verdict: worst/ideal over the last half <= this */
 	char *sysctls[32];
 	unsigned nsysctl;
 };
@@ -86,6 +93,9 @@ static struct options opt = {
 	.sample_ms = 10,
 	.bin_ms = 5,
 	.iterations = -1,
+	.start_exact = 1,
+	.runs = 1,
+	.ratio_limit = 1.10,
 };
 
 static struct profile_set jobs;
@@ -103,6 +113,7 @@ static size_t nsamples, capsamples;
 static uint64_t *share_bins[MAX_JOBS];
 static size_t share_nbins;
 static double share_t0_ms, shared_start_ms = NAN, shared_end_ms = NAN;
+static double start_spread_ms = NAN; /* last shared run: spread of the first releases */
 
 static void usage(FILE *f)
 {
@@ -121,11 +132,24 @@ static void usage(FILE *f)
 		"  --cc NAME[,NAME...]     congestion control of all jobs, or one per job in order\n"
 		"                          (overrides the profiles' cc)\n"
 		"  --random-offset MS      add a random start offset in [0, MS) to every job\n"
+		"                          (drawn again for every run)\n"
 		"  --seed N                seed for --random-offset (default: time; in meta.txt)\n"
+		"  --start exact|timed     exact (default): the first iterations of all jobs are\n"
+		"                          released by one barrier (EOF on a pipe every sender\n"
+		"                          blocks on) once all connections are up; timed: every\n"
+		"                          sender sleeps until a common time 50 ms later\n"
+		"  --runs N                repeat the shared run N times on the same topology,\n"
+		"                          ideal measured once (default 1); verdict per run\n"
 		"Bottleneck (built by the tool):\n"
+		"  --bottleneck router|egress  where the FIFO is: in a router between senders and\n"
+		"                          receivers (default; drops far from the senders), or on\n"
+		"                          the egress veth of ONE namespace holding every sender\n"
+		"                          (jobs sharing a NIC: local backpressure and drops)\n"
 		"  --rate-mbit R           tbf rate (default 100)\n"
 		"  --queue-kb K            FIFO limit in kB (default: 10 ms at the rate, 125 kB\n"
 		"                          at 100 Mbit/s)\n"
+		"  --queue-bdp X           FIFO limit = X x BDP, BDP = rate x max(--delay-ms, 10 ms)\n"
+		"  --delay-ms D            add D ms of RTT: netem (delay only) on the ACK path\n"
 		"  --burst-bytes B         tbf bucket (default 15000)\n"
 		"  --ecn-kb K              RED child marking ECN above K kB (DCTCP), needs sch_red\n"
 		"  --mtu N                 MTU of every link (default 1500)\n"
@@ -145,6 +169,8 @@ static void usage(FILE *f)
 		"  --warmup N              shared-run iterations skipped in mean/p99 (default 5)\n"
 		"  --converge-threshold F  overlap fraction counted as interleaved (default 0.10)\n"
 		"  --converge-min N        contended iterations that must follow (default 5)\n"
+		"  --converge-ratio X      run verdict: converged if the worst job's mean over the\n"
+		"                          last half of the run is <= X times its ideal (1.10)\n"
 		"  --sample-ms MS          bottleneck counter sampling (default 10)\n"
 		"  --bin-ms MS             link-share bins (default 5)\n"
 		"  --timeout S             per run (default 30 s + 3x the expected duration)\n"
@@ -397,6 +423,9 @@ static void run_set(int mode, const unsigned *idx, unsigned n, unsigned iters_ov
 	sh = (struct run_shared *)mem;
 	off = (sizeof(*sh) + 63) & ~(size_t)63;
 	sh->njobs = n;
+	sh->jobs_left = 0;
+	for (unsigned k = 0; k < n; k++)
+		sh->jobs_left += !prof[k].bulk;
 	sh->nbins = nbins;
 	sh->bin_ns = (int64_t)(opt.bin_ms * NSEC_PER_MSEC);
 	sh->max_samples = (unsigned)max_samples;
@@ -470,9 +499,10 @@ static void run_set(int mode, const unsigned *idx, unsigned n, unsigned iters_ov
 		}
 	}
 	close(ready[0]);
-	sh->t0 = now_ns() + 50 * NSEC_PER_MSEC;
+	sh->start_exact = opt.start_exact;
+	sh->t0 = now_ns() + (opt.start_exact ? 0 : 50 * NSEC_PER_MSEC);
 	__sync_synchronize();
-	close(go[1]); /* EOF on go[0]: everybody starts, at t0 + offset */
+	close(go[1]); /* EOF on go[0]: everybody starts (exact), or at t0 + offset (timed) */
 
 	if (!opt.quiet) {
 		if (mode == MODE_IDEAL)
@@ -567,6 +597,21 @@ static void run_set(int mode, const unsigned *idx, unsigned n, unsigned iters_ov
 					shared_end_ms = r.end;
 			}
 		}
+	}
+	if (mode == MODE_SHARED) {
+		double lo = INFINITY, hi = -INFINITY;
+
+		for (unsigned k = 0; k < n; k++) {
+			double t;
+
+			if (!prof[k].iterations)
+				continue; /* bulk flow */
+			t = (double)(sh->job[k].iter[0].start - sh->t0) / 1e6 - prof[k].offset_ms;
+
+			lo = t < lo ? t : lo;
+			hi = t > hi ? t : hi;
+		}
+		start_spread_ms = hi >= lo ? hi - lo : NAN;
 	}
 	for (unsigned i = 0; i < sh->nsamples; i++) {
 		struct counter_sample s = sh->samples[i];
@@ -698,6 +743,148 @@ static void print_summary(FILE *f, const char *label, const struct job_summary *
 	}
 }
 
+/*
+ * The bandwidth-delay product used by --queue-bdp: rate x reference RTT, where the
+ * reference RTT is max(--delay-ms, 10 ms). The emulated links add no delay of their own
+ * (tens of microseconds); 10 ms stands for the RTT the jobs effectively see under the
+ * bench guest's scheduling, and makes 1 BDP = the default FIFO (125 kB at 100 Mbit/s).
+ */
+static double bdp_bytes(void)
+{
+	double rtt_ms = opt.delay_ms > 10 ? opt.delay_ms : 10;
+
+	return opt.rate_mbit * 1e6 / 8 * rtt_ms / 1e3;
+}
+
+static void fprint_num(FILE *f, double v, const char *fmt)
+{
+	if (!isnan(v))
+		fprintf(f, fmt, v);
+}
+
+/* Increase of a bottleneck counter (0 drops, 1 marks) over the last shared run. */
+static double counter_delta(int field)
+{
+	return metrics_counter_at(samples, nsamples, shared_end_ms, field) -
+	       metrics_counter_at(samples, nsamples, shared_start_ms, field);
+}
+
+static void print_verdict(FILE *f, const struct run_verdict *v, double spread)
+{
+	fprintf(f, "verdict: %s (worst job ", v->converged ? "converged" : "NOT converged");
+	if (v->worst_job >= 0)
+		fprintf(f, "%d at %.3fx its ideal over the last half, limit %.2fx)", v->worst_job,
+			v->worst_ratio, opt.ratio_limit);
+	else
+		fprintf(f, "unknown: no ideal)");
+	if (v->conv_iter >= 0)
+		fprintf(f, ", overlap < %.0f%% from iteration %ld", opt.threshold * 100, v->conv_iter);
+	else
+		fprintf(f, ", overlap never stayed < %.0f%%", opt.threshold * 100);
+	if (!isnan(spread))
+		fprintf(f, ", first iterations released within %.2f ms", spread);
+	fputc('\n', f);
+}
+
+/* Friendliness to the bulk flow(s) of the last shared run (definitions: verdict.h). */
+static int compute_friendliness(struct friendliness *out)
+{
+	double *bulk = calloc(share_nbins + 1, sizeof(double));
+	double *job = calloc(share_nbins + 1, sizeof(double));
+	struct interval *comm = malloc((nphs + 1) * sizeof(*comm));
+	size_t nc = 0;
+
+	if (!bulk || !job || !comm) {
+		free(bulk), free(job), free(comm);
+		return -1;
+	}
+	for (size_t j = 0; j < jobs.n; j++)
+		for (size_t b = 0; b < share_nbins && share_bins[j]; b++)
+			(jobs.jobs[j].bulk ? bulk : job)[b] += (double)share_bins[j][b];
+	for (size_t i = 0; i < nphs; i++)
+		if (phs[i].mode == MODE_SHARED)
+			comm[nc++] = (struct interval){ phs[i].start, phs[i].end };
+	if (!isnan(shared_start_ms))
+		verdict_friendliness(bulk, job, share_nbins, share_t0_ms, opt.bin_ms, comm, nc,
+				     shared_start_ms, shared_end_ms, opt.rate_mbit, out);
+	free(bulk), free(job), free(comm);
+	return 0;
+}
+
+static void print_friendliness(FILE *f, const struct friendliness *x)
+{
+	fprintf(f, "friendliness: the bulk flow got %.1f%% of the bytes delivered during the jobs' "
+		   "communication phases; over the run %.1f%% of the bytes, %.1f%% of the link\n",
+		x->share_comm * 100, x->share_run * 100, x->link_run * 100);
+}
+
+static void print_friendliness_runs(FILE *f, const struct friendliness *x, size_t n)
+{
+	double *c = malloc((n ? n : 1) * sizeof(*c)), *l = malloc((n ? n : 1) * sizeof(*l));
+	size_t nc = 0;
+
+	if (!c || !l) {
+		free(c), free(l);
+		return;
+	}
+	for (size_t r = 0; r < n; r++)
+		if (!isnan(x[r].share_comm)) {
+			c[nc] = x[r].share_comm;
+			l[nc++] = x[r].link_run;
+		}
+	if (nc)
+		fprintf(f, "bulk flow's share during communication over runs: min %.3f, median %.3f; "
+			   "its link share over the run: min %.3f, median %.3f\n",
+			metrics_percentile(c, nc, 1e-9), metrics_percentile(c, nc, 50),
+			metrics_percentile(l, nc, 1e-9), metrics_percentile(l, nc, 50));
+	free(c), free(l);
+}
+
+static void fmt_conv(char *buf, size_t len, double v)
+{
+	if (isinf(v))
+		snprintf(buf, len, "never");
+	else if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+/* Per-run table and the summary over runs (spreads may be NULL). */
+static void print_runs(FILE *f, const struct run_verdict *v, const double *spreads, size_t n)
+{
+	struct runs_summary rs;
+	char a[32], b[32];
+
+	fprintf(f, "%-4s %-13s %11s %9s %10s\n", "run", "verdict", "worst/ideal", "conv_iter",
+		"spread_ms");
+	for (size_t r = 0; r < n; r++) {
+		char c[32];
+
+		fmt_num(a, sizeof(a), v[r].worst_ratio, "%.3f");
+		fmt_num(b, sizeof(b), spreads ? spreads[r] : NAN, "%.2f");
+		if (v[r].conv_iter >= 0)
+			snprintf(c, sizeof(c), "%ld", v[r].conv_iter);
+		else
+			snprintf(c, sizeof(c), "never");
+		fprintf(f, "%-4zu %-13s %11s %9s %10s\n", r + 1,
+			v[r].converged ? "converged" : "NOT converged", a, c, b);
+	}
+	if (verdict_summarize(v, n, &rs)) {
+		warnx_("out of memory");
+		return;
+	}
+	fmt_conv(a, sizeof(a), rs.conv_median);
+	fmt_conv(b, sizeof(b), rs.conv_p90);
+	fprintf(f, "success: %zu/%zu runs converged (%.0f%%; worst job <= %.2fx its ideal over the "
+		   "last half of the run)\n",
+		rs.ok, rs.n, rs.rate * 100, opt.ratio_limit);
+	fprintf(f, "convergence iteration: median %s, p90 %s (nearest rank; a run that did not "
+		   "converge ranks as never, after all others)\n", a, b);
+	fprintf(f, "worst/ideal over runs: min %.3f, median %.3f, p90 %.3f, max %.3f\n",
+		rs.worst_min, rs.worst_median, rs.worst_p90, rs.worst_max);
+}
+
 static void write_meta(const char *dir, int argc, char **argv, const char *label)
 {
 	FILE *f = open_out(dir, "meta.txt");
@@ -713,14 +900,20 @@ static void write_meta(const char *dir, int argc, char **argv, const char *label
 	fprintf(f, "\njobs=%zu\nhints=%s\nrate_mbit=%g\n", jobs.n, hints_mode_name(),
 		opt.rate_mbit);
 	if (!opt.no_topology)
-		fprintf(f, "queue_bytes=%.0f\nburst_bytes=%" PRIu64 "\necn_bytes=%.0f\nmtu=%u\n",
-			opt.queue_kb * 1000, opt.burst_bytes, opt.ecn_kb * 1000, opt.mtu);
+		fprintf(f,
+			"queue_bytes=%.0f\nqueue_bdp=%.3f\nbdp_bytes=%.0f\nburst_bytes=%" PRIu64
+			"\necn_bytes=%.0f\nmtu=%u\nbottleneck=%s\ndelay_ms=%g\n",
+			opt.queue_kb * 1000, opt.queue_kb * 1000 / bdp_bytes(), bdp_bytes(),
+			opt.burst_bytes, opt.ecn_kb * 1000, opt.mtu, opt.egress ? "egress" : "router",
+			opt.delay_ms);
 	else
 		fprintf(f, "topology=existing\n");
 	fprintf(f, "warmup=%u\nideal_iterations=%u\nideal_warmup=%u\nthreshold=%g\n",
 		opt.warmup, opt.ideal ? opt.ideal_iterations : 0, opt.ideal_warmup, opt.threshold);
 	fprintf(f, "converge_min=%u\nbin_ms=%g\nsample_ms=%g\nseed=%lu\n", opt.min_stable,
 		opt.bin_ms, opt.sample_ms, opt.seed);
+	fprintf(f, "start=%s\nruns=%u\nconverge_ratio=%g\n", opt.start_exact ? "exact" : "timed",
+		opt.runs, opt.ratio_limit);
 	for (size_t j = 0; j < jobs.n; j++) {
 		const struct job_profile *p = &jobs.jobs[j];
 
@@ -858,6 +1051,36 @@ static int read_meta(const char *dir, const char *key, char *out, size_t len)
 	return found;
 }
 
+/* Records of one result directory, overlaps recomputed, and their per-job summaries. */
+static int load_run(const char *dir, const struct summary_opts *so, struct iter_rec **it,
+		    size_t *n, struct job_summary **s, int *nsum)
+{
+	char path[4096], err[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/iterations.csv", dir);
+	f = fopen(path, "r");
+	if (!f) {
+		warnx_("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	*it = NULL;
+	*n = 0;
+	if (records_read_iterations_csv(f, path, it, n, err, sizeof(err))) {
+		fclose(f);
+		warnx_("%s", err);
+		return -1;
+	}
+	fclose(f);
+	*nsum = metrics_summarize(*it, *n, so, s);
+	if (*nsum < 0) {
+		warnx_("out of memory");
+		free(*it);
+		return -1;
+	}
+	return 0;
+}
+
 static int report_main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -865,12 +1088,13 @@ static int report_main(int argc, char **argv)
 		{ "ideal-warmup", required_argument, NULL, 'W' },
 		{ "converge-threshold", required_argument, NULL, 't' },
 		{ "converge-min", required_argument, NULL, 'm' },
+		{ "converge-ratio", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct job_summary *base = NULL;
 	size_t nbase = 0;
-	int c, set_warmup = 0, set_iwarmup = 0, ret = 0;
+	int c, set_warmup = 0, set_iwarmup = 0, set_ratio = 0, ret = 0;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
@@ -892,6 +1116,14 @@ static int report_main(int argc, char **argv)
 			if (parse_uint_opt("converge-min", optarg, 1000000, &opt.min_stable))
 				return 2;
 			break;
+		case 'r':
+			if (parse_num_opt("converge-ratio", optarg, 100, &opt.ratio_limit) ||
+			    opt.ratio_limit < 1) {
+				warnx_("--converge-ratio must be 1..100");
+				return 2;
+			}
+			set_ratio = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -906,28 +1138,15 @@ static int report_main(int argc, char **argv)
 	}
 	for (int a = optind; a < argc; a++) {
 		const char *dir = argv[a];
-		char path[4096], err[512], label[256], val[64];
+		char path[4096], label[256], val[64];
 		struct iter_rec *it = NULL;
 		struct job_summary *s = NULL;
 		struct summary_opts so;
+		struct run_verdict v;
 		size_t n = 0;
 		int nsum;
-		FILE *f;
+		unsigned nruns = 0;
 
-		snprintf(path, sizeof(path), "%s/iterations.csv", dir);
-		f = fopen(path, "r");
-		if (!f) {
-			warnx_("%s: %s", path, strerror(errno));
-			ret = 1;
-			continue;
-		}
-		if (records_read_iterations_csv(f, path, &it, &n, err, sizeof(err))) {
-			fclose(f);
-			warnx_("%s", err);
-			ret = 1;
-			continue;
-		}
-		fclose(f);
 		if (read_meta(dir, "label", label, sizeof(label)))
 			snprintf(label, sizeof(label), "%s", dir);
 		so.warmup = opt.warmup;
@@ -936,15 +1155,54 @@ static int report_main(int argc, char **argv)
 			so.warmup = (unsigned)atoi(val);
 		if (!set_iwarmup && !read_meta(dir, "ideal_warmup", val, sizeof(val)))
 			so.ideal_warmup = (unsigned)atoi(val);
+		if (!set_ratio && !read_meta(dir, "converge_ratio", val, sizeof(val)))
+			opt.ratio_limit = atof(val);
 		so.threshold = opt.threshold;
 		so.min_stable = opt.min_stable;
-		nsum = metrics_summarize(it, n, &so, &s);
-		if (nsum < 0) {
-			warnx_("out of memory");
-			return 1;
+		for (;;) {
+			snprintf(path, sizeof(path), "%s/run%u/iterations.csv", dir, nruns + 1);
+			if (access(path, R_OK))
+				break;
+			nruns++;
+		}
+		if (nruns) {
+			/* a --runs N directory: one verdict per run<k>/, then the summary */
+			struct run_verdict *vs = calloc(nruns, sizeof(*vs));
+			int bad = 0;
+
+			if (!vs) {
+				warnx_("out of memory");
+				return 1;
+			}
+			for (unsigned r = 0; r < nruns && !bad; r++) {
+				snprintf(path, sizeof(path), "%s/run%u", dir, r + 1);
+				if (load_run(path, &so, &it, &n, &s, &nsum)) {
+					bad = 1;
+					break;
+				}
+				verdict_run(it, n, s, (size_t)nsum, opt.ratio_limit, &vs[r]);
+				free(it);
+				free(s);
+			}
+			if (!bad) {
+				printf("== %s (%s, %u runs, warm-up %u)\n", label, dir, nruns,
+				       so.warmup);
+				print_runs(stdout, vs, NULL, nruns);
+				printf("(several runs: no speedup comparison; compare the summaries)\n\n");
+			} else {
+				ret = 1;
+			}
+			free(vs);
+			continue;
+		}
+		if (load_run(dir, &so, &it, &n, &s, &nsum)) {
+			ret = 1;
+			continue;
 		}
 		printf("== %s (%s, warm-up %u)\n", label, dir, so.warmup);
 		print_summary(stdout, label, s, (size_t)nsum, NULL, it, n);
+		verdict_run(it, n, s, (size_t)nsum, opt.ratio_limit, &v);
+		print_verdict(stdout, &v, NAN);
 		if (!base) {
 			base = s;
 			nbase = (size_t)nsum;
@@ -971,7 +1229,7 @@ enum {
 	O_ITER = 256, O_CC, O_ROFF, O_SEED, O_RATE, O_QUEUE, O_BURST, O_ECN, O_MTU, O_SYSCTL,
 	O_NOTOPO, O_RCVADDR, O_SNDNS, O_RCVNS, O_BOTT, O_PORT, O_IDEAL, O_NOIDEAL, O_IITER,
 	O_IWARM, O_WARM, O_THR, O_CMIN, O_SAMPLE, O_BIN, O_TIMEOUT, O_HINTS, O_NOHINTS, O_LABEL,
-	O_CLEANUP,
+	O_CLEANUP, O_START, O_RUNS, O_CRATIO, O_QBDP, O_DELAY,
 };
 
 int main(int argc, char **argv)
@@ -1011,14 +1269,23 @@ int main(int argc, char **argv)
 		{ "label", required_argument, NULL, O_LABEL },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "cleanup", no_argument, NULL, O_CLEANUP },
+		{ "start", required_argument, NULL, O_START },
+		{ "runs", required_argument, NULL, O_RUNS },
+		{ "converge-ratio", required_argument, NULL, O_CRATIO },
+		{ "queue-bdp", required_argument, NULL, O_QBDP },
+		{ "delay-ms", required_argument, NULL, O_DELAY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum hints_mode hm = HINTS_NONE;
 	char err[512], outbuf[256], label[256];
-	double theory[MAX_JOBS];
+	double theory[MAX_JOBS], base_offset[MAX_JOBS], *spreads;
 	struct job_summary *sum;
 	struct summary_opts so;
+	struct run_verdict *verdicts;
+	size_t nits_ideal, nphs_ideal, nsamples_ideal, nbulk = 0;
+	struct friendliness *fr;
+	FILE *f_runs;
 	sigset_t ss;
 	int c, nsum;
 	unsigned v;
@@ -1197,6 +1464,40 @@ int main(int argc, char **argv)
 		case 'q':
 			opt.quiet = 1;
 			break;
+		case O_START:
+			if (!strcmp(optarg, "exact")) {
+				opt.start_exact = 1;
+			} else if (!strcmp(optarg, "timed")) {
+				opt.start_exact = 0;
+			} else {
+				warnx_("--start: '%s' is not exact or timed", optarg);
+				return 2;
+			}
+			break;
+		case O_RUNS:
+			if (parse_uint_opt("runs", optarg, 10000, &opt.runs) || !opt.runs) {
+				warnx_("--runs must be 1..10000");
+				return 2;
+			}
+			break;
+		case O_CRATIO:
+			if (parse_num_opt("converge-ratio", optarg, 100, &opt.ratio_limit) ||
+			    opt.ratio_limit < 1) {
+				warnx_("--converge-ratio must be 1..100");
+				return 2;
+			}
+			break;
+		case O_QBDP:
+			if (parse_num_opt("queue-bdp", optarg, 1000, &opt.queue_bdp) ||
+			    opt.queue_bdp < 0.05) {
+				warnx_("--queue-bdp must be 0.05..1000");
+				return 2;
+			}
+			break;
+		case O_DELAY:
+			if (parse_num_opt("delay-ms", optarg, 10000, &opt.delay_ms))
+				return 2;
+			break;
 		case O_CLEANUP:
 			topology_cleanup_stale();
 			return 0;
@@ -1233,8 +1534,9 @@ int main(int argc, char **argv)
 	for (size_t j = 0; j < jobs.n; j++) {
 		struct job_profile *p = &jobs.jobs[j];
 
-		if (opt.iterations > 0)
+		if (opt.iterations > 0 && !p->bulk)
 			p->iterations = (unsigned)opt.iterations;
+		nbulk += p->bulk;
 		if (opt.cc) {
 			char name[64];
 
@@ -1244,10 +1546,15 @@ int main(int argc, char **argv)
 				return 2;
 			}
 		}
-		if (opt.random_offset_ms > 0)
-			p->offset_ms += opt.random_offset_ms * ((double)random() / 2147483648.0);
+		base_offset[j] = p->offset_ms; /* + a random offset drawn for every run */
 		theory[j] = profile_theory_ms(p, opt.rate_mbit);
 	}
+	if (opt.queue_bdp > 0 && opt.queue_kb > 0) {
+		warnx_("give --queue-kb or --queue-bdp, not both");
+		return 2;
+	}
+	if (opt.queue_bdp > 0)
+		opt.queue_kb = opt.queue_bdp * bdp_bytes() / 1000;
 	if (!opt.queue_kb)
 		opt.queue_kb = opt.rate_mbit * 1e6 / 8 * 0.010 / 1000;
 	if (opt.queue_kb * 1000 < 2.0 * opt.mtu + 100)
@@ -1281,6 +1588,12 @@ int main(int argc, char **argv)
 				return 2;
 			}
 		}
+		if (opt.bottleneck && (!strcmp(opt.bottleneck, "router") ||
+					!strcmp(opt.bottleneck, "egress"))) {
+			warnx_("--bottleneck %s builds a topology: not with --no-topology (there, "
+			       "--bottleneck [NS:]DEV names the qdisc to sample)", opt.bottleneck);
+			return 2;
+		}
 		if (opt.bottleneck) {
 			const char *colon = strrchr(opt.bottleneck, ':');
 			const char *dev = colon ? colon + 1 : opt.bottleneck;
@@ -1295,8 +1608,20 @@ int main(int argc, char **argv)
 			topo.bott_ns[nl] = '\0';
 			strcpy(topo.bott_dev, dev);
 		}
-	} else if (opt.rcv_addr || opt.snd_ns || opt.rcv_ns || opt.bottleneck) {
-		warnx_("--rcv-addr/--snd-ns/--rcv-ns/--bottleneck need --no-topology");
+	} else if (opt.rcv_addr || opt.snd_ns || opt.rcv_ns) {
+		warnx_("--rcv-addr/--snd-ns/--rcv-ns need --no-topology");
+		return 2;
+	} else if (opt.bottleneck) {
+		if (!strcmp(opt.bottleneck, "egress")) {
+			opt.egress = 1;
+		} else if (strcmp(opt.bottleneck, "router")) {
+			warnx_("--bottleneck: '%s' is not router or egress ([NS:]DEV needs "
+			       "--no-topology)", opt.bottleneck);
+			return 2;
+		}
+	}
+	if (opt.no_topology && (opt.queue_bdp > 0 || opt.delay_ms > 0)) {
+		warnx_("--queue-bdp/--delay-ms shape the built topology: not with --no-topology");
 		return 2;
 	}
 	if (geteuid() != 0)
@@ -1350,16 +1675,20 @@ int main(int argc, char **argv)
 			.burst_bytes = opt.burst_bytes,
 			.ecn_bytes = (uint64_t)(opt.ecn_kb * 1000),
 			.mtu = opt.mtu,
+			.egress = opt.egress,
+			.delay_ms = opt.delay_ms,
 		};
 
 		if (topology_create(&topo, (unsigned)jobs.n, &to))
 			return 1;
 		if (!opt.quiet)
 			fprintf(stderr,
-				"mltcp-bench: topology %s-*: %zu jobs, tbf %g Mbit/s, FIFO %.0f B, "
-				"burst %" PRIu64 " B%s\n",
-				topo.prefix, jobs.n, opt.rate_mbit, opt.queue_kb * 1000,
-				opt.burst_bytes, opt.ecn_kb > 0 ? ", RED ECN marking" : "");
+				"mltcp-bench: topology %s-*: %zu jobs, bottleneck %s, tbf %g Mbit/s, "
+				"FIFO %.0f B (%.2f BDP), burst %" PRIu64 " B%s, added RTT %g ms\n",
+				topo.prefix, jobs.n, opt.egress ? "egress" : "router", opt.rate_mbit,
+				opt.queue_kb * 1000, opt.queue_kb * 1000 / bdp_bytes(),
+				opt.burst_bytes, opt.ecn_kb > 0 ? ", RED ECN marking" : "",
+				opt.delay_ms);
 	}
 	for (unsigned i = 0; i < opt.nsysctl; i++) {
 		char key[256];
@@ -1375,6 +1704,10 @@ int main(int argc, char **argv)
 	wait_event(-1, now_ns());
 
 	write_meta(opt.out, argc, argv, label);
+	so.warmup = opt.warmup;
+	so.ideal_warmup = opt.ideal_warmup;
+	so.threshold = opt.threshold;
+	so.min_stable = opt.min_stable;
 	{
 		char p[4096];
 
@@ -1384,14 +1717,133 @@ int main(int argc, char **argv)
 	base_ns = now_ns();
 	if (opt.ideal)
 		for (unsigned j = 0; j < jobs.n; j++)
-			run_set(MODE_IDEAL, &j, 1, opt.ideal_iterations);
-	{
+			if (!jobs.jobs[j].bulk)
+				run_set(MODE_IDEAL, &j, 1, opt.ideal_iterations);
+	if (metrics_overlap(its, nits, phs, nphs, MODE_IDEAL)) {
+		warnx_("out of memory");
+		fatal_exit(1);
+	}
+	metrics_attribute_counters(its, nits, samples, nsamples, MODE_IDEAL);
+	nits_ideal = nits;
+	nphs_ideal = nphs;
+	nsamples_ideal = nsamples;
+	verdicts = calloc(opt.runs, sizeof(*verdicts));
+	spreads = calloc(opt.runs, sizeof(*spreads));
+	fr = calloc(opt.runs, sizeof(*fr));
+	if (!verdicts || !spreads || !fr) {
+		warnx_("out of memory");
+		fatal_exit(1);
+	}
+	f_runs = open_out(opt.out, "runs.csv");
+	fprintf(f_runs, "run,dir,worst_ratio,worst_job,converged,conv_iter,start_spread_ms,drops,"
+			"marks,bulk_share_comm,bulk_share_run,bulk_link_run,offsets_ms\n");
+	for (unsigned r = 0; r < opt.runs; r++) {
+		char dir[4096], offs[512];
+		size_t off = 0;
 		unsigned idx[MAX_JOBS];
 
-		for (unsigned j = 0; j < jobs.n; j++)
+		/* a fresh shared run on the same topology; the ideal records are kept */
+		nits = nits_ideal;
+		nphs = nphs_ideal;
+		nsamples = nsamples_ideal;
+		shared_start_ms = shared_end_ms = NAN;
+		for (unsigned j = 0; j < MAX_JOBS; j++) {
+			free(share_bins[j]);
+			share_bins[j] = NULL;
+		}
+		offs[0] = '\0';
+		for (unsigned j = 0; j < jobs.n; j++) {
+			struct job_profile *p = &jobs.jobs[j];
+
+			p->offset_ms = base_offset[j];
+			if (opt.random_offset_ms > 0)
+				p->offset_ms += opt.random_offset_ms * ((double)random() / 2147483648.0);
+			off += (size_t)snprintf(offs + off, sizeof(offs) - off, "%s%.1f", j ? ";" : "",
+						p->offset_ms);
+			if (off >= sizeof(offs))
+				off = sizeof(offs) - 1;
 			idx[j] = j;
+		}
+		if (!opt.quiet && opt.runs > 1)
+			fprintf(stderr, "mltcp-bench: run %u of %u\n", r + 1, opt.runs);
 		run_set(MODE_SHARED, idx, (unsigned)jobs.n, 0);
+
+		if (metrics_overlap(its, nits, phs, nphs, MODE_SHARED)) {
+			warnx_("out of memory");
+			fatal_exit(1);
+		}
+		metrics_attribute_counters(its, nits, samples, nsamples, MODE_SHARED);
+		nsum = metrics_summarize(its, nits, &so, &sum);
+		if (nsum < 0) {
+			warnx_("out of memory");
+			fatal_exit(1);
+		}
+		verdict_run(its, nits, sum, (size_t)nsum, opt.ratio_limit, &verdicts[r]);
+		spreads[r] = start_spread_ms;
+		fr[r] = (struct friendliness){ NAN, NAN, NAN };
+		if (nbulk && compute_friendliness(&fr[r])) {
+			warnx_("out of memory");
+			fatal_exit(1);
+		}
+		if (opt.runs > 1) {
+			snprintf(dir, sizeof(dir), "%s/run%u", opt.out, r + 1);
+			if (mkdir_p(dir)) {
+				warnx_("cannot create %s: %s", dir, strerror(errno));
+				fatal_exit(1);
+			}
+			write_meta(dir, argc, argv, label);
+		} else {
+			snprintf(dir, sizeof(dir), "%s", opt.out);
+		}
+		write_results(dir, label, sum, (size_t)nsum, theory);
+		{
+			FILE *f = open_out(dir, "summary.txt");
+
+			for (int pass = 0; pass < 2; pass++) {
+				FILE *o = pass ? f : stdout;
+
+				if (!pass && opt.runs > 1 && opt.quiet)
+					continue;
+				fprintf(o, "mltcp-bench %s", label);
+				if (opt.runs > 1)
+					fprintf(o, " run %u/%u", r + 1, opt.runs);
+				fprintf(o, ": %zu jobs, %g Mbit/s", jobs.n, opt.rate_mbit);
+				if (!opt.no_topology)
+					fprintf(o, " tbf FIFO %.0f B", opt.queue_kb * 1000);
+				fprintf(o, ", %s start, %s, warm-up %u, results in %s\n",
+					opt.start_exact ? "exact" : "timed", hints_mode_name(),
+					opt.warmup, dir);
+				print_summary(o, label, sum, (size_t)nsum, theory, its, nits);
+				if (nsamples > nsamples_ideal && !isnan(shared_start_ms))
+					fprintf(o,
+						"bottleneck during the shared run: %.0f drops, %.0f ECN marks\n",
+						counter_delta(0), counter_delta(1));
+				print_verdict(o, &verdicts[r], spreads[r]);
+				if (nbulk)
+					print_friendliness(o, &fr[r]);
+			}
+			close_out(f, "summary.txt");
+		}
+		fprintf(f_runs, "%u,%s,", r + 1, opt.runs > 1 ? dir + strlen(opt.out) + 1 : ".");
+		fprint_num(f_runs, verdicts[r].worst_ratio, "%.4f");
+		fprintf(f_runs, ",%d,%d,%ld,", verdicts[r].worst_job, verdicts[r].converged,
+			verdicts[r].conv_iter);
+		fprint_num(f_runs, spreads[r], "%.3f");
+		fputc(',', f_runs);
+		fprint_num(f_runs, nsamples > nsamples_ideal ? counter_delta(0) : NAN, "%.0f");
+		fputc(',', f_runs);
+		fprint_num(f_runs, nsamples > nsamples_ideal ? counter_delta(1) : NAN, "%.0f");
+		fputc(',', f_runs);
+		fprint_num(f_runs, fr[r].share_comm, "%.4f");
+		fputc(',', f_runs);
+		fprint_num(f_runs, fr[r].share_run, "%.4f");
+		fputc(',', f_runs);
+		fprint_num(f_runs, fr[r].link_run, "%.4f");
+		fprintf(f_runs, ",%s\n", offs);
+		fflush(f_runs);
+		free(sum);
 	}
+	close_out(f_runs, "runs.csv");
 	{
 		char p[4096];
 
@@ -1400,44 +1852,29 @@ int main(int argc, char **argv)
 	}
 	topology_destroy(&topo);
 
-	if (metrics_overlap(its, nits, phs, nphs, MODE_SHARED) ||
-	    metrics_overlap(its, nits, phs, nphs, MODE_IDEAL)) {
-		warnx_("out of memory");
-		return 1;
-	}
-	metrics_attribute_counters(its, nits, samples, nsamples, MODE_SHARED);
-	metrics_attribute_counters(its, nits, samples, nsamples, MODE_IDEAL);
-	so.warmup = opt.warmup;
-	so.ideal_warmup = opt.ideal_warmup;
-	so.threshold = opt.threshold;
-	so.min_stable = opt.min_stable;
-	nsum = metrics_summarize(its, nits, &so, &sum);
-	if (nsum < 0) {
-		warnx_("out of memory");
-		return 1;
-	}
-	write_results(opt.out, label, sum, (size_t)nsum, theory);
-	{
+	if (opt.runs > 1) {
 		FILE *f = open_out(opt.out, "summary.txt");
 
 		for (int pass = 0; pass < 2; pass++) {
 			FILE *o = pass ? f : stdout;
 
-			fprintf(o, "mltcp-bench %s: %zu jobs, %g Mbit/s", label, jobs.n, opt.rate_mbit);
+			fprintf(o, "mltcp-bench %s: %u runs of %zu jobs, %g Mbit/s", label, opt.runs,
+				jobs.n, opt.rate_mbit);
 			if (!opt.no_topology)
 				fprintf(o, " tbf FIFO %.0f B", opt.queue_kb * 1000);
-			fprintf(o, ", %s, warm-up %u, results in %s\n", hints_mode_name(), opt.warmup,
-				opt.out);
-			print_summary(o, label, sum, (size_t)nsum, theory, its, nits);
-			if (nsamples && !isnan(shared_start_ms))
-				fprintf(o, "bottleneck during the shared run: %.0f drops, %.0f ECN marks\n",
-					metrics_counter_at(samples, nsamples, shared_end_ms, 0) -
-						metrics_counter_at(samples, nsamples, shared_start_ms, 0),
-					metrics_counter_at(samples, nsamples, shared_end_ms, 1) -
-						metrics_counter_at(samples, nsamples, shared_start_ms, 1));
+			fprintf(o, ", %s start, results in %s\n",
+				opt.start_exact ? "exact" : "timed", opt.out);
+			if (opt.ideal)
+				fprintf(o, "ideal measured once, before the first run, and reused by "
+					   "every run\n");
+			print_runs(o, verdicts, spreads, opt.runs);
+			if (nbulk)
+				print_friendliness_runs(o, fr, opt.runs);
 		}
 		close_out(f, "summary.txt");
 	}
-	free(sum);
+	free(verdicts);
+	free(spreads);
+	free(fr);
 	return 0;
 }

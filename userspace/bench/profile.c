@@ -22,6 +22,8 @@ enum {
 	PK_OFFSET_MS = 1 << 7,
 	PK_COMPUTE = 1 << 8,
 	PK_COUNT = 1 << 9,
+	PK_KIND = 1 << 10,
+	PK_TIEBREAK = 1 << 11,
 };
 
 const char profile_keys_help[] =
@@ -34,8 +36,13 @@ const char profile_keys_help[] =
 	"  offset_ms=MS     start offset (default 0)\n"
 	"  compute=sleep|busy  how compute is emulated (default sleep)\n"
 	"  cc=NAME          congestion control (default: --cc, else the system default)\n"
+	"  tiebreak=X       MLTCP tie-break of the job's socket, 0..1 (default: the\n"
+	"                   kernel's random one; set with or without --hints)\n"
 	"  name=NAME        job name (default job<index>; replicas get -1, -2, ...)\n"
-	"  count=N          replicate this job N times (default 1)\n";
+	"  count=N          replicate this job N times (default 1)\n"
+	"  kind=job|bulk    bulk: not a training job but one stock bulk flow that streams\n"
+	"                   from the start until every job has finished (friendliness);\n"
+	"                   takes only name, cc, offset_ms, count\n";
 
 void profile_defaults(struct job_profile *p)
 {
@@ -44,6 +51,7 @@ void profile_defaults(struct job_profile *p)
 	p->iterations = 40;
 	p->compute = COMPUTE_SLEEP;
 	p->count = 1;
+	p->tiebreak = -1;
 }
 
 int parse_double(const char *s, double *out)
@@ -184,6 +192,14 @@ int profile_set_key(struct job_profile *p, const char *key, const char *val, cha
 				      MAX_JOBS);
 		p->count = (unsigned)u;
 		p->have |= PK_COUNT;
+	} else if (!strcmp(key, "kind")) {
+		if (!strcmp(val, "job"))
+			p->bulk = 0;
+		else if (!strcmp(val, "bulk"))
+			p->bulk = 1;
+		else
+			return seterr(err, errlen, "kind: '%s' is neither 'job' nor 'bulk'", val);
+		p->have |= PK_KIND;
 	} else if (!strcmp(key, "compute")) {
 		if (!strcmp(val, "sleep"))
 			p->compute = COMPUTE_SLEEP;
@@ -192,18 +208,27 @@ int profile_set_key(struct job_profile *p, const char *key, const char *val, cha
 		else
 			return seterr(err, errlen, "compute: '%s' is neither 'sleep' nor 'busy'", val);
 		p->have |= PK_COMPUTE;
+	} else if (!strcmp(key, "tiebreak")) {
+		if (parse_double(val, &d) || d < 0 || d > 1)
+			return seterr(err, errlen, "tiebreak: '%s' is not a number from 0 to 1", val);
+		p->tiebreak = d;
+		p->have |= PK_TIEBREAK;
 	} else {
 		return seterr(err, errlen, "unknown key '%s' (known: name, cc, compute_ms, bytes, "
-				       "phases, gap_ms, iterations, offset_ms, compute, count)", key);
+				       "phases, gap_ms, iterations, offset_ms, compute, count, kind, "
+				       "tiebreak)", key);
 	}
 	return 0;
 }
 
 int profile_add(struct profile_set *set, const struct job_profile *p, char *err, size_t errlen)
 {
-	if (!(p->have & PK_COMPUTE_MS))
+	if (p->bulk && (p->have & (PK_COMPUTE_MS | PK_BYTES | PK_PHASES | PK_GAP_MS |
+				   PK_ITERATIONS | PK_COMPUTE)))
+		return seterr(err, errlen, "a kind=bulk flow takes only name, cc, offset_ms and count");
+	if (!p->bulk && !(p->have & PK_COMPUTE_MS))
 		return seterr(err, errlen, "job has no compute_ms");
-	if (!(p->have & PK_BYTES))
+	if (!p->bulk && !(p->have & PK_BYTES))
 		return seterr(err, errlen, "job has no bytes");
 	if (p->gap_ms > 0 && p->phases < 2)
 		return seterr(err, errlen, "gap_ms needs phases >= 2");
@@ -214,6 +239,8 @@ int profile_add(struct profile_set *set, const struct job_profile *p, char *err,
 
 		*j = *p;
 		j->count = 1;
+		if (j->bulk)
+			j->iterations = 0; /* no iterations: it streams while the jobs run */
 		if (!(p->have & PK_NAME))
 			snprintf(j->name, sizeof(j->name), "job%zu", set->n);
 		else if (p->count > 1) {

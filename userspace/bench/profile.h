@@ -40,6 +40,8 @@ struct job_profile {
 	unsigned iterations;
 	double offset_ms;	/* start offset from the common start of the run */
 	enum compute_kind compute;
+	int bulk;		/* kind=bulk: streams from the start until the jobs are done */
+	double tiebreak;	/* MLTCP tie-break 0..1 of the sender socket; < 0: kernel's random */
 	unsigned count;		/* replicas (parsing only; expanded into jobs) */
 	unsigned have;		/* bit set of keys given (PK_*) */
 };

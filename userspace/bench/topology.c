@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mltcp-bench topology. One namespace per job sender (P-s<j>) and receiver (P-d<j>),
- * a router (P-r) whose egress towards the receivers is the shared FIFO bottleneck, and a
- * switch (P-w) fanning out to the receivers. P = "mb<pid>".
+ * mltcp-bench topology. P = "mb<pid>". Two placements of the shared FIFO bottleneck:
+ *
+ * router (default): one namespace per job sender (P-s<j>) and receiver (P-d<j>), a router
+ * (P-r) whose egress towards the receivers is the bottleneck, a switch (P-w) fanning out
+ * to the receivers. Drops happen in the router, far from the senders.
  *
  *   P-s0 eth0 198.18.1.1 --- s0 198.18.1.254 \                       / d0 198.19.1.254 --- eth0 198.19.1.1 P-d0
  *   P-s1 eth0 198.18.2.1 --- s1 198.18.2.254 -[ P-r ]--rb===>wb--[ P-w ]-- d1 198.19.2.254 --- eth0 198.19.2.1 P-d1
@@ -10,11 +12,20 @@
  *                                         rb egress: tbf rate R burst B limit L (byte FIFO),
  *                                         or tbf + RED child marking ECN (--ecn-kb)
  *
- * Data flows s<j> -> d<j> through rb, the only shaped link; ACKs return unshaped.
- * All links are veth; IPv4 forwarding is enabled in P-r and P-w only. Namespaces are
- * made with `ip netns add` (they live under /run/netns) and the links/qdisc with ip/tc
- * run through posix_spawn. topology_destroy() deletes the namespaces, which removes every
- * veth and qdisc with them.
+ * egress: every sender in ONE namespace (P-s) sharing one veth (eb) whose egress carries
+ * the same tbf FIFO: jobs sharing a NIC. The senders' TCP sees the queue locally (TCP
+ * small queues, qdisc backpressure, local drops).
+ *
+ *   P-s eb 198.18.0.1 ===>wb 198.18.0.2 --[ P-w ]-- d<j> 198.19.<j+1>.254 --- eth0 198.19.<j+1>.1 P-d<j>
+ *        eb egress: tbf (+ RED)
+ *
+ * Both: data flows towards the receivers through the FIFO, the only shaped link; ACKs
+ * return unshaped, through wb's egress in P-w, which carries netem (delay only, FIFO
+ * order, limit 100000 packets: no second bottleneck, no reordering) when an RTT is
+ * added (--delay-ms). All links are veth; IPv4 forwarding is enabled in P-r and P-w
+ * only. Namespaces are made with `ip netns add` (they live under /run/netns) and the
+ * links/qdisc with ip/tc run through posix_spawn. topology_destroy() deletes the
+ * namespaces, which removes every veth and qdisc with them.
  */
 #define _GNU_SOURCE
 #include "topology.h"
@@ -168,50 +179,15 @@ static void ns_del(const char *name)
 	run_cmd(argv, NULL, 1);
 }
 
-static int topology_build(struct topology *t, const struct topo_opts *o)
+/* The FIFO (tbf, + RED marking ECN) on ns:dev's egress, and netem on the ACK path. */
+static int add_qdiscs(struct topology *t, const struct topo_opts *o, const char *ns,
+		      const char *dev)
 {
-	const char *R = t->router_ns, *W = t->switch_ns;
 	uint64_t rate_bit = (uint64_t)(o->rate_mbit * 1e6);
 
-	if (ns_add(R) || ns_add(W))
-		return -1;
-	for (unsigned j = 0; j < t->njobs; j++)
-		if (ns_add(t->snd_ns[j]) || ns_add(t->rcv_ns[j]))
-			return -1;
-	if (cmdf("ip -n %s link add rb mtu %u type veth peer name wb mtu %u netns %s", R, o->mtu,
-		 o->mtu, W) ||
-	    cmdf("ip -n %s addr add 198.18.0.1/30 dev rb", R) ||
-	    cmdf("ip -n %s addr add 198.18.0.2/30 dev wb", W) || cmdf("ip -n %s link set lo up", R) ||
-	    cmdf("ip -n %s link set lo up", W) || cmdf("ip -n %s link set rb up", R) ||
-	    cmdf("ip -n %s link set wb up", W))
-		return -1;
-	for (unsigned j = 0; j < t->njobs; j++) {
-		const char *S = t->snd_ns[j], *D = t->rcv_ns[j];
-
-		if (cmdf("ip -n %s link add s%u mtu %u type veth peer name eth0 mtu %u netns %s", R,
-			 j, o->mtu, o->mtu, S) ||
-		    cmdf("ip -n %s link add d%u mtu %u type veth peer name eth0 mtu %u netns %s", W,
-			 j, o->mtu, o->mtu, D) ||
-		    cmdf("ip -n %s addr add 198.18.%u.254/24 dev s%u", R, j + 1, j) ||
-		    cmdf("ip -n %s addr add 198.18.%u.1/24 dev eth0", S, j + 1) ||
-		    cmdf("ip -n %s addr add 198.19.%u.254/24 dev d%u", W, j + 1, j) ||
-		    cmdf("ip -n %s addr add 198.19.%u.1/24 dev eth0", D, j + 1) ||
-		    cmdf("ip -n %s link set s%u up", R, j) || cmdf("ip -n %s link set d%u up", W, j) ||
-		    cmdf("ip -n %s link set lo up", S) || cmdf("ip -n %s link set eth0 up", S) ||
-		    cmdf("ip -n %s link set lo up", D) || cmdf("ip -n %s link set eth0 up", D) ||
-		    cmdf("ip -n %s route add default via 198.18.%u.254", S, j + 1) ||
-		    cmdf("ip -n %s route add default via 198.19.%u.254", D, j + 1))
-			return -1;
-		snprintf(t->rcv_addr[j], sizeof(t->rcv_addr[j]), "198.19.%u.1", j + 1);
-	}
-	if (cmdf("ip -n %s route add 198.19.0.0/16 via 198.18.0.2", R) ||
-	    cmdf("ip -n %s route add 198.18.0.0/16 via 198.18.0.1", W) ||
-	    netns_sysctl(R, "net.ipv4.ip_forward", "1") ||
-	    netns_sysctl(W, "net.ipv4.ip_forward", "1"))
-		return -1;
-	if (cmdf("tc -n %s qdisc add dev rb root handle 1: tbf rate %" PRIu64 "bit burst %" PRIu64
+	if (cmdf("tc -n %s qdisc add dev %s root handle 1: tbf rate %" PRIu64 "bit burst %" PRIu64
 		 " limit %" PRIu64,
-		 R, rate_bit, o->burst_bytes, o->queue_bytes))
+		 ns, dev, rate_bit, o->burst_bytes, o->queue_bytes))
 		return -1;
 	if (o->ecn_bytes) {
 		/* DCTCP-style marking: min = max - 1 packet, probability 1, RED's average
@@ -219,15 +195,90 @@ static int topology_build(struct topology *t, const struct topo_opts *o)
 		uint64_t minb = o->ecn_bytes, maxb = o->ecn_bytes + 1500;
 		uint64_t burst = minb / 1500 + 1;
 
-		if (cmdf("tc -n %s qdisc add dev rb parent 1:1 handle 10: red limit %" PRIu64
+		if (cmdf("tc -n %s qdisc add dev %s parent 1:1 handle 10: red limit %" PRIu64
 			 " min %" PRIu64 " max %" PRIu64 " avpkt 1500 burst %" PRIu64
 			 " bandwidth %" PRIu64 "bit probability 1.0 ecn",
-			 R, o->queue_bytes, minb, maxb, burst, rate_bit))
+			 ns, dev, o->queue_bytes, minb, maxb, burst, rate_bit))
 			return -1;
 	}
-	snprintf(t->bott_ns, sizeof(t->bott_ns), "%s", R);
-	snprintf(t->bott_dev, sizeof(t->bott_dev), "rb");
+	if (o->delay_ms > 0 &&
+	    cmdf("tc -n %s qdisc add dev wb root netem delay %.3fms limit 100000", t->switch_ns,
+		 o->delay_ms))
+		return -1;
+	snprintf(t->bott_ns, sizeof(t->bott_ns), "%s", ns);
+	snprintf(t->bott_dev, sizeof(t->bott_dev), "%s", dev);
 	return 0;
+}
+
+/* Receivers behind the switch: d<j> in W, eth0 198.19.<j+1>.1 in D<j>. */
+static int add_receivers(struct topology *t, const struct topo_opts *o)
+{
+	const char *W = t->switch_ns;
+
+	for (unsigned j = 0; j < t->njobs; j++) {
+		const char *D = t->rcv_ns[j];
+
+		if (ns_add(D) ||
+		    cmdf("ip -n %s link add d%u mtu %u type veth peer name eth0 mtu %u netns %s", W,
+			 j, o->mtu, o->mtu, D) ||
+		    cmdf("ip -n %s addr add 198.19.%u.254/24 dev d%u", W, j + 1, j) ||
+		    cmdf("ip -n %s addr add 198.19.%u.1/24 dev eth0", D, j + 1) ||
+		    cmdf("ip -n %s link set d%u up", W, j) || cmdf("ip -n %s link set lo up", D) ||
+		    cmdf("ip -n %s link set eth0 up", D) ||
+		    cmdf("ip -n %s route add default via 198.19.%u.254", D, j + 1))
+			return -1;
+		snprintf(t->rcv_addr[j], sizeof(t->rcv_addr[j]), "198.19.%u.1", j + 1);
+	}
+	return netns_sysctl(W, "net.ipv4.ip_forward", "1");
+}
+
+static int topology_build_egress(struct topology *t, const struct topo_opts *o)
+{
+	const char *S = t->snd_ns[0], *W = t->switch_ns;
+
+	if (ns_add(S) || ns_add(W) ||
+	    cmdf("ip -n %s link add eb mtu %u type veth peer name wb mtu %u netns %s", S, o->mtu,
+		 o->mtu, W) ||
+	    cmdf("ip -n %s addr add 198.18.0.1/30 dev eb", S) ||
+	    cmdf("ip -n %s addr add 198.18.0.2/30 dev wb", W) || cmdf("ip -n %s link set lo up", S) ||
+	    cmdf("ip -n %s link set lo up", W) || cmdf("ip -n %s link set eb up", S) ||
+	    cmdf("ip -n %s link set wb up", W) ||
+	    cmdf("ip -n %s route add 198.19.0.0/16 via 198.18.0.2", S) || add_receivers(t, o))
+		return -1;
+	return add_qdiscs(t, o, S, "eb");
+}
+
+static int topology_build(struct topology *t, const struct topo_opts *o)
+{
+	const char *R = t->router_ns, *W = t->switch_ns;
+
+	if (ns_add(R) || ns_add(W))
+		return -1;
+	if (cmdf("ip -n %s link add rb mtu %u type veth peer name wb mtu %u netns %s", R, o->mtu,
+		 o->mtu, W) ||
+	    cmdf("ip -n %s addr add 198.18.0.1/30 dev rb", R) ||
+	    cmdf("ip -n %s addr add 198.18.0.2/30 dev wb", W) || cmdf("ip -n %s link set lo up", R) ||
+	    cmdf("ip -n %s link set lo up", W) || cmdf("ip -n %s link set rb up", R) ||
+	    cmdf("ip -n %s link set wb up", W) || add_receivers(t, o))
+		return -1;
+	for (unsigned j = 0; j < t->njobs; j++) {
+		const char *S = t->snd_ns[j];
+
+		if (ns_add(S) ||
+		    cmdf("ip -n %s link add s%u mtu %u type veth peer name eth0 mtu %u netns %s", R,
+			 j, o->mtu, o->mtu, S) ||
+		    cmdf("ip -n %s addr add 198.18.%u.254/24 dev s%u", R, j + 1, j) ||
+		    cmdf("ip -n %s addr add 198.18.%u.1/24 dev eth0", S, j + 1) ||
+		    cmdf("ip -n %s link set s%u up", R, j) || cmdf("ip -n %s link set lo up", S) ||
+		    cmdf("ip -n %s link set eth0 up", S) ||
+		    cmdf("ip -n %s route add default via 198.18.%u.254", S, j + 1))
+			return -1;
+	}
+	if (cmdf("ip -n %s route add 198.19.0.0/16 via 198.18.0.2", R) ||
+	    cmdf("ip -n %s route add 198.18.0.0/16 via 198.18.0.1", W) ||
+	    netns_sysctl(R, "net.ipv4.ip_forward", "1"))
+		return -1;
+	return add_qdiscs(t, o, R, "rb");
 }
 
 static struct topology *active;
@@ -245,10 +296,14 @@ int topology_create(struct topology *t, unsigned njobs, const struct topo_opts *
 	memset(t, 0, sizeof(*t));
 	t->njobs = njobs;
 	snprintf(t->prefix, sizeof(t->prefix), "mb%d", (int)getpid());
-	snprintf(t->router_ns, sizeof(t->router_ns), "%s-r", t->prefix);
+	if (!o->egress)
+		snprintf(t->router_ns, sizeof(t->router_ns), "%s-r", t->prefix);
 	snprintf(t->switch_ns, sizeof(t->switch_ns), "%s-w", t->prefix);
 	for (unsigned j = 0; j < njobs; j++) {
-		snprintf(t->snd_ns[j], sizeof(t->snd_ns[j]), "%s-s%u", t->prefix, j);
+		if (o->egress)
+			snprintf(t->snd_ns[j], sizeof(t->snd_ns[j]), "%s-s", t->prefix);
+		else
+			snprintf(t->snd_ns[j], sizeof(t->snd_ns[j]), "%s-s%u", t->prefix, j);
 		snprintf(t->rcv_ns[j], sizeof(t->rcv_ns[j]), "%s-d%u", t->prefix, j);
 	}
 	t->created = 1;
@@ -257,9 +312,9 @@ int topology_create(struct topology *t, unsigned njobs, const struct topo_opts *
 		atexit(destroy_active);
 		registered = 1;
 	}
-	if (topology_build(t, o)) {
-		warnx_("building the topology failed (needs root, ip/tc, veth and sch_tbf%s)",
-		       o->ecn_bytes ? ", sch_red" : "");
+	if (o->egress ? topology_build_egress(t, o) : topology_build(t, o)) {
+		warnx_("building the topology failed (needs root, ip/tc, veth and sch_tbf%s%s)",
+		       o->ecn_bytes ? ", sch_red" : "", o->delay_ms > 0 ? ", sch_netem" : "");
 		topology_destroy(t);
 		return -1;
 	}
@@ -272,10 +327,12 @@ void topology_destroy(struct topology *t)
 		return;
 	t->created = 0;
 	for (unsigned j = 0; j < t->njobs; j++) {
-		ns_del(t->snd_ns[j]);
+		if (!j || strcmp(t->snd_ns[j], t->snd_ns[0]))
+			ns_del(t->snd_ns[j]);
 		ns_del(t->rcv_ns[j]);
 	}
-	ns_del(t->router_ns);
+	if (t->router_ns[0])
+		ns_del(t->router_ns);
 	ns_del(t->switch_ns);
 	if (active == t)
 		active = NULL;

@@ -17,6 +17,8 @@ struct topo_opts {
 	uint64_t burst_bytes;	/* tbf bucket */
 	uint64_t ecn_bytes;	/* 0: tbf's byte FIFO; else RED child marking ECN above this */
 	unsigned mtu;
+	int egress;		/* 1: FIFO on the senders' shared egress veth, 0: in a router */
+	double delay_ms;	/* added RTT: netem on the ACK path (0: none) */
 };
 
 struct topology {

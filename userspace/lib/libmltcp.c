@@ -130,6 +130,21 @@ MLTCP_EXPORT int mltcp_set_bytes_per_iter(int fd, uint64_t bytes)
 	return set_u64(fd, MLTCP_SO_BYTES_PER_ITER, bytes);
 }
 
+MLTCP_EXPORT int mltcp_set_tiebreak(int fd, uint32_t q10)
+{
+	if (fd < 0) {
+		errno = EBADF;
+		return -1;
+	}
+	if (q10 > MLTCP_TIEBREAK_ABI_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (setsockopt(fd, MLTCP_SOL, MLTCP_SO_TIEBREAK, &q10, sizeof(q10)) < 0)
+		return fix_errno(fd);
+	return 0;
+}
+
 MLTCP_EXPORT int mltcp_iteration_begin(int fd, uint64_t bytes)
 {
 	return set_u64(fd, MLTCP_SO_ITER_BEGIN, bytes);
@@ -166,6 +181,7 @@ struct mltcp_job {
 	int *fds;
 	size_t n;
 	size_t cap;
+	int64_t tiebreak;	/* -1: none set */
 };
 
 static void job_init(struct mltcp_job *job)
@@ -174,6 +190,7 @@ static void job_init(struct mltcp_job *job)
 	job->fds = NULL;
 	job->n = 0;
 	job->cap = 0;
+	job->tiebreak = -1;
 }
 
 MLTCP_EXPORT struct mltcp_job *mltcp_job_new(void)
@@ -234,8 +251,16 @@ MLTCP_EXPORT int mltcp_job_add(struct mltcp_job *job, int fd)
 				job->cap = cap;
 			}
 		}
-		if (!err)
+		if (!err) {
 			job->fds[job->n++] = fd;
+			/* best effort: the socket may not be on MLTCP yet */
+			if (job->tiebreak >= 0) {
+				int saved = errno;
+
+				mltcp_set_tiebreak(fd, (uint32_t)job->tiebreak);
+				errno = saved;
+			}
+		}
 	}
 	pthread_mutex_unlock(&job->lock);
 	if (err) {
@@ -313,10 +338,33 @@ MLTCP_EXPORT int mltcp_job_set_bytes_per_iter(struct mltcp_job *job,
 	return job_apply(job, mltcp_set_bytes_per_iter, bytes);
 }
 
+MLTCP_EXPORT int mltcp_job_set_tiebreak(struct mltcp_job *job, uint32_t q10)
+{
+	int first_err = 0;
+	size_t i;
+
+	if (!job || q10 > MLTCP_TIEBREAK_ABI_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	pthread_mutex_lock(&job->lock);
+	job->tiebreak = q10;
+	for (i = 0; i < job->n; i++)
+		if (mltcp_set_tiebreak(job->fds[i], q10) < 0 && !first_err)
+			first_err = errno;
+	pthread_mutex_unlock(&job->lock);
+	if (first_err) {
+		errno = first_err;
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- process-wide registry ---------------------------------------------- */
 
 static struct mltcp_job registry = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.tiebreak = -1,
 };
 
 MLTCP_EXPORT int mltcp_register(int fd)
@@ -337,4 +385,9 @@ MLTCP_EXPORT int mltcp_iteration_begin_all(uint64_t bytes)
 MLTCP_EXPORT int mltcp_set_bytes_per_iter_all(uint64_t bytes)
 {
 	return mltcp_job_set_bytes_per_iter(&registry, bytes);
+}
+
+MLTCP_EXPORT int mltcp_set_tiebreak_all(uint32_t q10)
+{
+	return mltcp_job_set_tiebreak(&registry, q10);
 }

@@ -12,6 +12,11 @@
  *                         unset or empty: leave the congestion control
  *   MLTCP_BYTES_PER_ITER  if set, bytes per iteration for the socket
  *                         (decimal, 1 .. 2^48)
+ *   MLTCP_TIEBREAK        if set, the tie-break of every socket of the
+ *                         process, a decimal from 0 to 1, or "random" for
+ *                         one random value per process, so that the
+ *                         process's sockets share one head start (see
+ *                         mltcp_set_tiebreak())
  *   MLTCP_DEBUG           if set to 1, failures are reported on stderr
  * Failures never change what the program sees: the wrapped call's return
  * value and errno are those of the real call.
@@ -24,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 
 #include "mltcp/libmltcp.h"
@@ -40,6 +46,7 @@ static struct {
 	accept4_fn accept4;
 	char cc[MLTCP_ALGO_NAME_MAX];
 	uint64_t bytes;
+	int64_t tiebreak;	/* -1: leave the kernel's */
 	int debug;
 } cfg;
 
@@ -52,11 +59,27 @@ static void debugf(const char *what, int fd, int err)
 			strerror(err));
 }
 
+/* "0.5" -> 512: a decimal from 0 to 1, as Q10; -1 on anything else. */
+static int mltcp_parse_tiebreak(const char *s, uint32_t *q10)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0.0 && v <= 1.0))
+		return -1;
+	*q10 = (uint32_t)(v * MLTCP_ABI_Q10_ONE + 0.5);
+	return 0;
+}
+
 static void cfg_load(void)
 {
 	const char *cc = getenv("MLTCP_CC");
 	const char *bpi = getenv("MLTCP_BYTES_PER_ITER");
 	const char *dbg = getenv("MLTCP_DEBUG");
+	const char *tb = getenv("MLTCP_TIEBREAK");
+	uint32_t rnd = 0;
 
 	/* POSIX allows converting dlsym()'s void * to a function pointer. */
 	*(void **)&cfg.connect = dlsym(RTLD_NEXT, "connect");
@@ -83,6 +106,22 @@ static void cfg_load(void)
 					"libmltcp-preload: bad MLTCP_BYTES_PER_ITER, ignored\n");
 		} else {
 			cfg.bytes = v;
+		}
+	}
+	cfg.tiebreak = -1;
+	if (tb && !strcmp(tb, "random")) {
+		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
+			rnd = (uint32_t)rand();
+		cfg.tiebreak = (int64_t)(((uint64_t)rnd * (MLTCP_TIEBREAK_ABI_MAX + 1)) >> 32);
+	} else if (tb && *tb) {
+		uint32_t q;
+
+		if (mltcp_parse_tiebreak(tb, &q) < 0) {
+			if (cfg.debug)
+				fprintf(stderr,
+					"libmltcp-preload: bad MLTCP_TIEBREAK, ignored\n");
+		} else {
+			cfg.tiebreak = q;
 		}
 	}
 }
@@ -116,6 +155,8 @@ static void apply(int fd)
 			debugf("setting MLTCP_CC", fd, errno);
 		if (cfg.bytes && mltcp_set_bytes_per_iter(fd, cfg.bytes) < 0)
 			debugf("setting MLTCP_BYTES_PER_ITER", fd, errno);
+		if (cfg.tiebreak >= 0 && mltcp_set_tiebreak(fd, (uint32_t)cfg.tiebreak) < 0)
+			debugf("setting the tie-break", fd, errno);
 	}
 	errno = saved;
 }

@@ -246,6 +246,14 @@ static int params_cb(const struct nlmsghdr *nlh, void *data)
 			if (mnl_attr_validate(attr, MNL_TYPE_U8) == 0)
 				p->mode = mnl_attr_get_u8(attr);
 			break;
+		case MLTCP_A_DECREASE:
+			if (mnl_attr_validate(attr, MNL_TYPE_U8) == 0)
+				p->decrease = mnl_attr_get_u8(attr);
+			break;
+		case MLTCP_A_STAGGER:
+			if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+				p->stagger = mnl_attr_get_u32(attr);
+			break;
 		}
 	}
 	return MNL_CB_OK;
@@ -276,6 +284,10 @@ int mltcpctl_nl_set_params(struct mltcpctl_nl *nl,
 		mnl_attr_put_u32(nlh, MLTCP_A_IDLE_MS, a->idle_ms);
 	if (a->set_mask & MLTCPCTL_SET_MODE)
 		mnl_attr_put_u8(nlh, MLTCP_A_MODE, a->mode);
+	if (a->set_mask & MLTCPCTL_SET_DECREASE)
+		mnl_attr_put_u8(nlh, MLTCP_A_DECREASE, a->decrease);
+	if (a->set_mask & MLTCPCTL_SET_STAGGER)
+		mnl_attr_put_u32(nlh, MLTCP_A_STAGGER, a->stagger);
 	return transact(nl, nlh, NULL, NULL);
 }
 
@@ -447,6 +459,9 @@ static int sock_cb(const struct nlmsghdr *nlh, void *data)
 			break;
 		case MLTCP_SOCK_A_CWND:
 			s->cwnd = (uint32_t)get_uint(attr);
+			break;
+		case MLTCP_SOCK_A_TIEBREAK:
+			s->tiebreak = (uint32_t)get_uint(attr);
 			break;
 		}
 	}

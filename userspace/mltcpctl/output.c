@@ -196,6 +196,9 @@ void mltcpctl_print_show(const struct mltcpctl_out *o,
 		jw_u64(&w, "intercept_q10", p->intercept);
 		jw_u64(&w, "idle_ms", p->idle_ms);
 		jw_string(&w, "mode", mltcpctl_mode_name(p->mode));
+		jw_bool(&w, "decrease", p->decrease);
+		jw_q10(&w, "stagger", p->stagger);
+		jw_u64(&w, "stagger_q10", p->stagger);
 		jw_open(&w, "algorithms", '[');
 		for (i = 0; i < nalgos; i++) {
 			jw_open(&w, NULL, '{');
@@ -214,6 +217,8 @@ void mltcpctl_print_show(const struct mltcpctl_out *o,
 
 	fprintf(o->f, "F = slope * bytes_ratio + intercept: slope %s intercept %s\n",
 		q10(p->slope, b1), q10(p->intercept, b2));
+	fprintf(o->f, "decrease %s stagger %s\n", p->decrease ? "on" : "off",
+		q10(p->stagger, b1));
 	fprintf(o->f, "idle_ms %u mode %s abi %u\n", p->idle_ms,
 		mltcpctl_mode_name(p->mode), p->abi_version);
 	if (!nalgos) {
@@ -258,13 +263,16 @@ static void print_sock_json(struct jw *w, const struct mltcpctl_sock *s)
 	jw_q10(w, "f", s->f);
 	jw_u64(w, "f_q10", s->f);
 	jw_u64(w, "cwnd", s->cwnd);
+	jw_bool(w, "tiebreak_given", s->flags & MLTCP_INFO_F_TIEBREAK_GIVEN);
+	jw_q10(w, "tiebreak", s->tiebreak);
+	jw_u64(w, "tiebreak_q10", s->tiebreak);
 	jw_close(w, '}');
 }
 
 void mltcpctl_print_sockets(const struct mltcpctl_out *o,
 			    const struct mltcpctl_sock *socks, size_t nsocks)
 {
-	char local[64], peer[64], r[24], f[24], hint[3];
+	char local[64], peer[64], r[24], f[24], t[24], hint[4];
 	size_t i;
 
 	if (o->json) {
@@ -278,10 +286,10 @@ void mltcpctl_print_sockets(const struct mltcpctl_out *o,
 		return;
 	}
 
-	fprintf(o->f, "%-10s %-28s %-28s %-12s %-4s %8s %14s %14s %6s %6s %6s\n",
+	fprintf(o->f, "%-10s %-28s %-28s %-12s %-4s %8s %14s %14s %6s %6s %6s %6s\n",
 		"State", "Local Address:Port", "Peer Address:Port", "Algorithm",
 		"Hint", "Iters", "BytesThisIter", "BytesPerIter", "Ratio", "F",
-		"Cwnd");
+		"Cwnd", "Tie");
 	for (i = 0; i < nsocks; i++) {
 		const struct mltcpctl_sock *s = &socks[i];
 
@@ -289,15 +297,16 @@ void mltcpctl_print_sockets(const struct mltcpctl_out *o,
 					 s->saddr, s->sport);
 		mltcpctl_format_endpoint(peer, sizeof(peer), s->family,
 					 s->daddr, s->dport);
-		/* S: size given, B: boundaries given, -: learned */
+		/* S: size, B: boundaries, T: tie-break given; -: learned/random */
 		hint[0] = s->flags & MLTCP_INFO_F_SIZE_GIVEN ? 'S' : '-';
 		hint[1] = s->flags & MLTCP_INFO_F_BOUNDS_GIVEN ? 'B' : '-';
-		hint[2] = '\0';
+		hint[2] = s->flags & MLTCP_INFO_F_TIEBREAK_GIVEN ? 'T' : '-';
+		hint[3] = '\0';
 		fprintf(o->f, "%-10s %-28s %-28s %-12s %-4s %8u %14" PRIu64
-			" %14" PRIu64 " %6s %6s %6u\n",
+			" %14" PRIu64 " %6s %6s %6u %6s\n",
 			mltcpctl_tcp_state_name(s->tcp_state), local, peer,
 			s->algo, hint, s->iterations, s->bytes_this_iter,
 			s->bytes_per_iter, q10(s->bytes_ratio, r), q10(s->f, f),
-			s->cwnd);
+			s->cwnd, q10(s->tiebreak, t));
 	}
 }

@@ -20,6 +20,8 @@ struct mltcpctl_params {
 	uint32_t intercept;	/* Q10 */
 	uint32_t idle_ms;
 	uint8_t mode;		/* enum mltcp_abi_mode */
+	uint8_t decrease;	/* 0 or 1 */
+	uint32_t stagger;	/* Q10 */
 };
 
 struct mltcpctl_algo {
@@ -47,6 +49,7 @@ struct mltcpctl_sock {
 	uint32_t bytes_ratio;	/* Q10 */
 	uint32_t f;		/* Q10 */
 	uint32_t cwnd;
+	uint32_t tiebreak;	/* Q10 */
 };
 
 struct mltcpctl_out {

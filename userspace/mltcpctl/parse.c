@@ -86,7 +86,7 @@ static int parse_set(int argc, char *const argv[], struct mltcpctl_args *a,
 
 	if (argc == 0)
 		return fail(err, errlen,
-			    "set: give at least one of slope, intercept, idle_ms, mode");
+			    "set: give at least one of slope, intercept, idle_ms, mode, decrease, stagger");
 	for (i = 0; i < argc; i += 2) {
 		const char *name = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		unsigned int bit;
@@ -99,9 +99,13 @@ static int parse_set(int argc, char *const argv[], struct mltcpctl_args *a,
 			bit = MLTCPCTL_SET_IDLE_MS;
 		else if (!strcmp(name, "mode"))
 			bit = MLTCPCTL_SET_MODE;
+		else if (!strcmp(name, "decrease"))
+			bit = MLTCPCTL_SET_DECREASE;
+		else if (!strcmp(name, "stagger"))
+			bit = MLTCPCTL_SET_STAGGER;
 		else
 			return fail(err, errlen,
-				    "set: unknown parameter '%s' (slope, intercept, idle_ms, mode)",
+				    "set: unknown parameter '%s' (slope, intercept, idle_ms, mode, decrease, stagger)",
 				    name);
 		if (!val)
 			return fail(err, errlen, "set: %s needs a value", name);
@@ -138,6 +142,22 @@ static int parse_set(int argc, char *const argv[], struct mltcpctl_args *a,
 					    "set: invalid mode '%s' (learned, given or off)",
 					    val);
 			a->mode = (uint8_t)mode;
+			break;
+		case MLTCPCTL_SET_DECREASE:
+			if (!strcmp(val, "on") || !strcmp(val, "1"))
+				a->decrease = 1;
+			else if (!strcmp(val, "off") || !strcmp(val, "0"))
+				a->decrease = 0;
+			else
+				return fail(err, errlen,
+					    "set: invalid decrease '%s' (on or off)", val);
+			break;
+		case MLTCPCTL_SET_STAGGER:
+			if (mltcp_parse_q10(val, &a->stagger) ||
+			    !mltcp_stagger_valid(a->stagger))
+				return fail(err, errlen,
+					    "set: invalid stagger '%s' (a decimal from 0 to 1)",
+					    val);
 			break;
 		}
 	}

@@ -22,6 +22,8 @@ enum mltcpctl_cmd {
 #define MLTCPCTL_SET_INTERCEPT	0x2
 #define MLTCPCTL_SET_IDLE_MS	0x4
 #define MLTCPCTL_SET_MODE	0x8
+#define MLTCPCTL_SET_DECREASE	0x10
+#define MLTCPCTL_SET_STAGGER	0x20
 
 /**
  * struct mltcpctl_args - a parsed command line
@@ -33,6 +35,8 @@ enum mltcpctl_cmd {
  * @intercept: Q10, valid when MLTCPCTL_SET_INTERCEPT
  * @idle_ms: valid when MLTCPCTL_SET_IDLE_MS
  * @mode: enum mltcp_abi_mode, valid when MLTCPCTL_SET_MODE
+ * @decrease: 0 or 1, valid when MLTCPCTL_SET_DECREASE
+ * @stagger: Q10, valid when MLTCPCTL_SET_STAGGER
  */
 struct mltcpctl_args {
 	enum mltcpctl_cmd cmd;
@@ -43,6 +47,8 @@ struct mltcpctl_args {
 	uint32_t intercept;
 	uint32_t idle_ms;
 	uint8_t mode;
+	uint8_t decrease;
+	uint32_t stagger;
 };
 
 /**

@@ -28,7 +28,8 @@ import os
 
 __all__ = ["Info", "Job", "abi_version", "enable", "set_bytes_per_iter",
            "iteration_begin", "get_state", "register", "unregister",
-           "iteration_begin_all", "set_bytes_per_iter_all",
+           "iteration_begin_all", "set_bytes_per_iter_all", "set_tiebreak",
+           "set_tiebreak_all",
            "BYTES_PER_ITER_MAX", "Q10_ONE"]
 
 BYTES_PER_ITER_MAX = 1 << 48
@@ -36,6 +37,7 @@ Q10_ONE = 1024
 MODES = {0: "learned", 1: "given", 2: "off"}
 F_SIZE_GIVEN = 0x1
 F_BOUNDS_GIVEN = 0x2
+F_TIEBREAK_GIVEN = 0x4
 
 
 class _MltcpInfo(ctypes.Structure):
@@ -53,7 +55,7 @@ class _MltcpInfo(ctypes.Structure):
         ("bytes_ratio", ctypes.c_uint32),
         ("f", ctypes.c_uint32),
         ("cwnd", ctypes.c_uint32),
-        ("reserved1", ctypes.c_uint32),
+        ("tiebreak", ctypes.c_uint32),
     ]
 
 
@@ -77,6 +79,9 @@ class Info:
         self.bytes_ratio = raw.bytes_ratio / Q10_ONE
         self.f = raw.f / Q10_ONE
         self.cwnd = raw.cwnd
+        self.tiebreak_given = bool(raw.flags & F_TIEBREAK_GIVEN)
+        self.tiebreak_q10 = raw.tiebreak
+        self.tiebreak = raw.tiebreak / Q10_ONE
 
     def __repr__(self):
         return ("Info(algo=%r, mode=%r, iterations=%d, bytes_this_iter=%d, "
@@ -119,7 +124,10 @@ for _name, _args, _res in [
         ("mltcp_register", [ctypes.c_int], ctypes.c_int),
         ("mltcp_unregister", [ctypes.c_int], ctypes.c_int),
         ("mltcp_iteration_begin_all", [_u64], ctypes.c_int),
-        ("mltcp_set_bytes_per_iter_all", [_u64], ctypes.c_int)]:
+        ("mltcp_set_bytes_per_iter_all", [_u64], ctypes.c_int),
+        ("mltcp_set_tiebreak", [ctypes.c_int, ctypes.c_uint32], ctypes.c_int),
+        ("mltcp_job_set_tiebreak", [ctypes.c_void_p, ctypes.c_uint32], ctypes.c_int),
+        ("mltcp_set_tiebreak_all", [ctypes.c_uint32], ctypes.c_int)]:
     _f = getattr(_lib, _name)
     _f.argtypes = _args
     _f.restype = _res
@@ -156,6 +164,26 @@ def enable(sock, algo=None):
 def set_bytes_per_iter(sock, nbytes):
     """Bytes the socket sends per iteration; 0 goes back to learning."""
     _check(_lib.mltcp_set_bytes_per_iter(_fd(sock), _bytes(nbytes)))
+
+
+def _tiebreak(value):
+    """A tie-break given as a float in [0, 1] -> Q10."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError("tie-break must be a number from 0 to 1")
+    if not 0 <= value <= 1:
+        raise ValueError("tie-break must be from 0 to 1, got %r" % (value,))
+    return int(round(value * Q10_ONE))
+
+
+def set_tiebreak(sock, value):
+    """The socket's tie-break, a float from 0 to 1 (its head start is
+    value * stagger of an iteration); give one job's sockets one value."""
+    _check(_lib.mltcp_set_tiebreak(_fd(sock), _tiebreak(value)))
+
+
+def set_tiebreak_all(value):
+    """set_tiebreak() on every registered socket, and on those registered later."""
+    _check(_lib.mltcp_set_tiebreak_all(_tiebreak(value)))
 
 
 def iteration_begin(sock, nbytes=0):
@@ -231,3 +259,7 @@ class Job:
 
     def set_bytes_per_iter(self, nbytes):
         _check(_lib.mltcp_job_set_bytes_per_iter(self._handle(), _bytes(nbytes)))
+
+    def set_tiebreak(self, value):
+        """One tie-break (0..1) for the job's sockets, now and added later."""
+        _check(_lib.mltcp_job_set_tiebreak(self._handle(), _tiebreak(value)))

@@ -31,6 +31,15 @@ class TestBinding(unittest.TestCase):
             self.assertErrno(errno.ENOPROTOOPT, mltcp.get_state, udp)
             self.assertErrno(errno.ENOPROTOOPT, mltcp.iteration_begin, udp)
             self.assertErrno(TCP_ERRNO, mltcp.set_bytes_per_iter, tcp, 4096)
+            self.assertErrno(errno.EBADF, mltcp.set_tiebreak, -1, 0.5)
+            self.assertErrno(TCP_ERRNO, mltcp.set_tiebreak, tcp, 0.5)
+            self.assertErrno(errno.ENOPROTOOPT, mltcp.set_tiebreak, udp, 0)
+            with self.assertRaises(ValueError):
+                mltcp.set_tiebreak(tcp, 1.5)
+            with self.assertRaises(ValueError):
+                mltcp.set_tiebreak(tcp, -0.1)
+            with self.assertRaises(TypeError):
+                mltcp.set_tiebreak(tcp, "0.5")
 
     def test_job_and_registry(self):
         with socket.socket() as tcp, mltcp.Job() as job:
@@ -38,6 +47,7 @@ class TestBinding(unittest.TestCase):
             self.assertErrno(errno.EEXIST, job.add, tcp)
             self.assertEqual(len(job), 1)
             self.assertErrno(TCP_ERRNO, job.iteration_begin)
+            self.assertErrno(TCP_ERRNO, job.set_tiebreak, 0.25)
             job.remove(tcp)
             self.assertEqual(len(job), 0)
             job.iteration_begin()

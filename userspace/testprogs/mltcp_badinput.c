@@ -46,11 +46,14 @@ static int get_raw(int fd, int opt, void *val, socklen_t *len)
 static void expect_all(int fd, int err, const char *what)
 {
 	uint64_t v = 4096;
+	uint32_t tb = 512;
 	struct mltcp_info st;
 	socklen_t len = sizeof(st);
 
 	EXPECT(set_raw(fd, MLTCP_SO_BYTES_PER_ITER, &v, sizeof(v)), err,
 	       "%s: BYTES_PER_ITER", what);
+	EXPECT(set_raw(fd, MLTCP_SO_TIEBREAK, &tb, sizeof(tb)), err,
+	       "%s: TIEBREAK", what);
 	EXPECT(set_raw(fd, MLTCP_SO_ITER_BEGIN, &v, sizeof(v)), err,
 	       "%s: ITER_BEGIN", what);
 	EXPECT(get_raw(fd, MLTCP_SO_INFO, &st, &len), err, "%s: INFO", what);
@@ -81,6 +84,21 @@ static void sockopt_tests(int family)
 	EXPECT(set_raw(c.cli, MLTCP_SO_ITER_BEGIN, &v, 4), EINVAL, "%s: ITER_BEGIN optlen 4", fam);
 	EXPECT(set_raw(c.cli, MLTCP_SO_ITER_BEGIN, buf, 12), EINVAL, "%s: ITER_BEGIN optlen 12", fam);
 	EXPECT(set_raw(c.cli, MLTCP_SO_ITER_BEGIN, NULL, 0), 0, "%s: ITER_BEGIN optlen 0, NULL", fam);
+	EXPECT(set_raw(c.cli, MLTCP_SO_TIEBREAK, &v, 0), EINVAL, "%s: TIEBREAK optlen 0", fam);
+	EXPECT(set_raw(c.cli, MLTCP_SO_TIEBREAK, &v, 2), EINVAL, "%s: TIEBREAK optlen 2", fam);
+	EXPECT(set_raw(c.cli, MLTCP_SO_TIEBREAK, &v, 8), EINVAL, "%s: TIEBREAK optlen 8", fam);
+	EXPECT(set_raw(c.cli, MLTCP_SO_TIEBREAK, NULL, 4), EFAULT, "%s: TIEBREAK NULL optval", fam);
+	{
+		uint32_t tb = 300, bad = MLTCP_TIEBREAK_ABI_MAX + 1;
+
+		EXPECT(set_raw(c.cli, MLTCP_SO_TIEBREAK, &tb, 4), 0, "%s: TIEBREAK 300", fam);
+		EXPECT(set_raw(c.cli, MLTCP_SO_TIEBREAK, &bad, 4), EINVAL, "%s: TIEBREAK 1025", fam);
+		bad = UINT32_MAX;
+		EXPECT(set_raw(c.cli, MLTCP_SO_TIEBREAK, &bad, 4), EINVAL, "%s: TIEBREAK 2^32-1", fam);
+		tap_ok(mltcp_get_state(c.cli, &st) == 0 && st.tiebreak == 300 &&
+		       (st.flags & MLTCP_INFO_F_TIEBREAK_GIVEN),
+		       "%s: rejected tie-breaks left it at 300 (%u)", fam, st.tiebreak);
+	}
 	for (len = 0; len < MLTCP_INFO_SIZE_V1; len += 21) {
 		socklen_t l = len;
 
@@ -320,12 +338,29 @@ static void netlink_tests(void)
 	NL_EXPECT(nl, nlh, -ERANGE, "SET_PARAMS mode 3");
 
 	nlh = nlraw_req(nl, MLTCP_CMD_SET_PARAMS, 0);
+	mnl_attr_put_u32(nlh, MLTCP_A_STAGGER, MLTCP_STAGGER_ABI_MAX + 1);
+	NL_EXPECT(nl, nlh, -ERANGE, "SET_PARAMS stagger 1025 (> 1.0)");
+
+	nlh = nlraw_req(nl, MLTCP_CMD_SET_PARAMS, 0);
+	mnl_attr_put_u8(nlh, MLTCP_A_DECREASE, 2);
+	NL_EXPECT(nl, nlh, -ERANGE, "SET_PARAMS decrease 2");
+
+	nlh = nlraw_req(nl, MLTCP_CMD_SET_PARAMS, 0);
+	mnl_attr_put_u32(nlh, MLTCP_A_DECREASE, 1);
+	NL_EXPECT(nl, nlh, -EINVAL, "SET_PARAMS decrease as u32 (wrong length)");
+
+	nlh = nlraw_req(nl, MLTCP_CMD_SET_PARAMS, 0);
+	mnl_attr_put_u32(nlh, MLTCP_A_ALGO, 1);
+	NL_EXPECT(nl, nlh, -EINVAL, "SET_PARAMS read-only attribute ALGO");
+
+	nlh = nlraw_req(nl, MLTCP_CMD_SET_PARAMS, 0);
 	NL_EXPECT(nl, nlh, -EINVAL, "SET_PARAMS without attributes");
 
 	/* all-or-nothing: a valid slope with an invalid mode changes nothing */
 	nlh = nlraw_req(nl, MLTCP_CMD_SET_PARAMS, 0);
 	mnl_attr_put_u32(nlh, MLTCP_A_SLOPE, 3000);
 	mnl_attr_put_u32(nlh, MLTCP_A_IDLE_MS, 77);
+	mnl_attr_put_u8(nlh, MLTCP_A_DECREASE, 0);
 	mnl_attr_put_u8(nlh, MLTCP_A_MODE, 9);
 	NL_EXPECT(nl, nlh, -ERANGE, "SET_PARAMS valid slope and idle_ms with invalid mode");
 

@@ -46,14 +46,17 @@ static void run(int family, const char *algo, uint64_t bytes, int iters)
 	uint64_t chunk = bytes / 8;
 	struct mltcp_info st;
 	struct conn c;
-	int k, j;
+	int k, j, rc;
 
 	if (conn_open(&c, family, algo) < 0) {
 		tap_ok(false, "%s: connection with %s: %s", fam, algo,
 		       strerror(errno));
 		return;
 	}
-	tap_ok(mltcp_get_state(c.cli, &st) == 0 && !strcmp(st.algo, algo) &&
+	/* read first: the arguments below are evaluated in no particular order */
+	memset(&st, 0, sizeof(st));
+	rc = mltcp_get_state(c.cli, &st);
+	tap_ok(rc == 0 && !strcmp(st.algo, algo) &&
 	       st.abi_version == MLTCP_ABI_VERSION && st.size == sizeof(st) &&
 	       st.iterations == 0 && st.flags == 0 && st.cwnd > 0,
 	       "%s: fresh %s connection: abi %u size %u algo %s flags %u cwnd %u",

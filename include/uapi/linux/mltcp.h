@@ -63,10 +63,14 @@
 
 #include <linux/types.h>
 
-#define MLTCP_ABI_VERSION	1
+#define MLTCP_ABI_VERSION	2
 
 /* Q10 fixed point */
 #define MLTCP_ABI_Q10_ONE	1024
+
+/* Largest stagger and tie-break, Q10 (1.0) */
+#define MLTCP_STAGGER_ABI_MAX	1024
+#define MLTCP_TIEBREAK_ABI_MAX	1024
 
 /* Largest bytes per iteration accepted (256 TiB). */
 #define MLTCP_BYTES_PER_ITER_MAX	(1ULL << 48)
@@ -105,10 +109,19 @@ enum mltcp_abi_mode {
  *	the new iteration, like MLTCP_SO_BYTES_PER_ITER; 0 keeps the size.
  *	After the first mark, idle gaps no longer end this socket's
  *	iterations; each further mark completes one.
+ * MLTCP_SO_TIEBREAK (ABI 2): optval is a __u32, optlen 4, Q10 in
+ *	[0, MLTCP_TIEBREAK_ABI_MAX].  The socket's tie-break: F is computed
+ *	as if the socket were tiebreak * stagger (MLTCP_A_STAGGER) of an
+ *	iteration further through its iteration, which breaks the lockstep
+ *	of identical jobs started together.  Each socket draws a random
+ *	tie-break when its connection starts; give all sockets of one job
+ *	the same value so that the job, not each flow, gets the head start.
+ *	May be set before connect().
  */
 #define MLTCP_SO_BYTES_PER_ITER	(MLTCP_SO_BASE + 0)
 #define MLTCP_SO_ITER_BEGIN	(MLTCP_SO_BASE + 1)
-#define MLTCP_SO_SET_MAX	(MLTCP_SO_BASE + 2)	/* exclusive */
+#define MLTCP_SO_TIEBREAK	(MLTCP_SO_BASE + 2)
+#define MLTCP_SO_SET_MAX	(MLTCP_SO_BASE + 3)	/* exclusive */
 
 /*
  * getsockopt options
@@ -128,6 +141,7 @@ enum mltcp_abi_mode {
 /* mltcp_info.flags and MLTCP_SOCK_A_FLAGS */
 #define MLTCP_INFO_F_SIZE_GIVEN		0x1	/* size set by the application */
 #define MLTCP_INFO_F_BOUNDS_GIVEN	0x2	/* iteration marks by the application */
+#define MLTCP_INFO_F_TIEBREAK_GIVEN	0x4	/* tie-break set by the application */
 
 /**
  * struct mltcp_info - MLTCP state of one socket (MLTCP_SO_INFO)
@@ -143,7 +157,7 @@ enum mltcp_abi_mode {
  * @bytes_ratio: bytes_this_iter / bytes_per_iter clamped to [0, 1], Q10
  * @f: factor F applied to the additive increase right now, Q10
  * @cwnd: congestion window, segments
- * @reserved1: zero
+ * @tiebreak: the socket's tie-break, Q10 (ABI 2; reserved and zero in 1)
  */
 struct mltcp_info {
 	__u32	abi_version;
@@ -158,7 +172,7 @@ struct mltcp_info {
 	__u32	bytes_ratio;
 	__u32	f;
 	__u32	cwnd;
-	__u32	reserved1;
+	__u32	tiebreak;
 };
 
 #define MLTCP_INFO_SIZE_V1	64
@@ -172,9 +186,10 @@ struct mltcp_info {
  * Commands
  *
  * MLTCP_CMD_GET_PARAMS (do): no attributes.  Reply: ABI_VERSION, SLOPE,
- *	INTERCEPT, IDLE_MS, MODE.
+ *	INTERCEPT, IDLE_MS, MODE, DECREASE, STAGGER.
  * MLTCP_CMD_SET_PARAMS (do, CAP_NET_ADMIN in the initial user namespace):
- *	any non-empty subset of SLOPE, INTERCEPT, IDLE_MS, MODE.  Every value
+ *	any non-empty subset of SLOPE, INTERCEPT, IDLE_MS, MODE, DECREASE,
+ *	STAGGER.  Every value
  *	is checked before any changes; slope and intercept given together
  *	change atomically.  No reply beyond the ACK.
  * MLTCP_CMD_GET_SOCKETS (dump): no attributes.  One message per MLTCP
@@ -205,6 +220,8 @@ enum mltcp_attr {
 	MLTCP_A_MODE,		/* u8, enum mltcp_abi_mode */
 	MLTCP_A_SOCK,		/* nest, enum mltcp_sock_attr; replies only */
 	MLTCP_A_ALGO,		/* nest, enum mltcp_algo_attr; replies only */
+	MLTCP_A_DECREASE,	/* u8, 0 or 1: F also divides the decrease (ABI 2) */
+	MLTCP_A_STAGGER,	/* u32, Q10, 0 .. 1024: largest head start (ABI 2) */
 	__MLTCP_A_MAX,
 };
 #define MLTCP_A_MAX (__MLTCP_A_MAX - 1)
@@ -236,6 +253,7 @@ enum mltcp_sock_attr {
 	MLTCP_SOCK_A_BYTES_RATIO,	/* u32, Q10 */
 	MLTCP_SOCK_A_F,			/* u32, Q10 */
 	MLTCP_SOCK_A_CWND,		/* u32, segments */
+	MLTCP_SOCK_A_TIEBREAK,		/* u32, Q10 (ABI 2) */
 	__MLTCP_SOCK_A_MAX,
 };
 #define MLTCP_SOCK_A_MAX (__MLTCP_SOCK_A_MAX - 1)

@@ -223,7 +223,29 @@ static void test_theory(void **state)
 	assert_float_equal(profile_theory_ms(&p, 100), 150 + 20 + 300 * 1514.0 / 1448.0, 1e-9);
 }
 
+static void test_bulk(void **state)
+{
+	struct profile_set s = { .n = 0 };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(profile_parse_spec(&s, "kind=bulk,cc=reno,name=stock", err, sizeof(err)), 0);
+	assert_int_equal(s.n, 1);
+	assert_true(s.jobs[0].bulk);
+	assert_int_equal(s.jobs[0].iterations, 0);
+	assert_string_equal(s.jobs[0].cc, "reno");
+	assert_int_equal(profile_parse_spec(&s, "kind=job,compute_ms=1,bytes=1k", err, sizeof(err)),
+			 0);
+	assert_false(s.jobs[1].bulk);
+	assert_int_equal(profile_parse_spec(&s, "kind=bulk,bytes=1M", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "kind=bulk flow takes only name, cc, offset_ms and count"));
+	assert_int_equal(profile_parse_spec(&s, "kind=fast", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "kind: 'fast' is neither 'job' nor 'bulk'"));
+	assert_int_equal(s.n, 2);
+}
+
 const struct CMUnitTest profile_tests[] = {
+	cmocka_unit_test(test_bulk),
 	cmocka_unit_test(test_parse_bytes), cmocka_unit_test(test_spec),
 	cmocka_unit_test(test_key_errors),  cmocka_unit_test(test_text),
 	cmocka_unit_test(test_text_errors), cmocka_unit_test(test_too_many_jobs),

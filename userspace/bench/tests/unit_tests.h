@@ -14,5 +14,7 @@ extern const struct CMUnitTest profile_tests[];
 extern const size_t profile_ntests;
 extern const struct CMUnitTest records_tests[];
 extern const size_t records_ntests;
+extern const struct CMUnitTest verdict_tests[];
+extern const size_t verdict_ntests;
 
 #endif

@@ -151,6 +151,15 @@ static void test_set(void **state)
 	assert_int_equal(a.mode, MLTCP_ABI_MODE_GIVEN);
 	assert_int_equal(parse(&a, "set", "idle_ms", "60000", NULL), 0);
 	assert_int_equal(a.idle_ms, 60000);
+	assert_int_equal(parse(&a, "set", "decrease", "off", "stagger", "0.5", NULL), 0);
+	assert_int_equal(a.set_mask, MLTCPCTL_SET_DECREASE | MLTCPCTL_SET_STAGGER);
+	assert_int_equal(a.decrease, 0);
+	assert_int_equal(a.stagger, 512);
+	assert_int_equal(parse(&a, "set", "decrease", "on", "stagger", "0", NULL), 0);
+	assert_int_equal(a.decrease, 1);
+	assert_int_equal(a.stagger, 0);
+	assert_int_equal(parse(&a, "set", "stagger", "1", NULL), 0);
+	assert_int_equal(a.stagger, 1024);
 }
 
 static void test_set_errors(void **state)
@@ -170,7 +179,12 @@ static void test_set_errors(void **state)
 		{ "mode", "fast", "set: invalid mode 'fast' (learned, given or off)" },
 		{ "mode", "learned ", NULL },
 		{ "mode", "", NULL },
-		{ "cwnd", "10", "set: unknown parameter 'cwnd' (slope, intercept, idle_ms, mode)" },
+		{ "decrease", "maybe", "set: invalid decrease 'maybe' (on or off)" },
+		{ "decrease", "2", NULL },
+		{ "stagger", "1.5", "set: invalid stagger '1.5' (a decimal from 0 to 1)" },
+		{ "stagger", "-0.1", NULL },
+		{ "cwnd", "10",
+		  "set: unknown parameter 'cwnd' (slope, intercept, idle_ms, mode, decrease, stagger)" },
 	};
 	struct mltcpctl_args a;
 	size_t i;
@@ -206,7 +220,7 @@ static void test_set_errors(void **state)
 
 static const struct mltcpctl_params params = {
 	.abi_version = 1, .slope = 1536, .intercept = 1024, .idle_ms = 10,
-	.mode = MLTCP_ABI_MODE_GIVEN,
+	.mode = MLTCP_ABI_MODE_GIVEN, .decrease = 1, .stagger = 256,
 };
 
 static const struct mltcpctl_algo algos[] = {
@@ -223,7 +237,8 @@ static void test_show_json(void **state)
 	assert_string_equal(text,
 		"{\"abi_version\":1,\"slope\":1.5,\"slope_q10\":1536,"
 		"\"intercept\":1,\"intercept_q10\":1024,\"idle_ms\":10,"
-		"\"mode\":\"given\",\"algorithms\":["
+		"\"mode\":\"given\",\"decrease\":true,\"stagger\":0.25,"
+		"\"stagger_q10\":256,\"algorithms\":["
 		"{\"name\":\"mltcp_reno\",\"sockets\":2,\"sockets_total\":5,"
 		"\"iterations_learned\":7,\"iterations_given\":11},"
 		"{\"name\":\"mltcp_cubic\",\"sockets\":0,\"sockets_total\":0,"
@@ -248,6 +263,7 @@ static void test_show_table(void **state)
 	CAPTURE(text, false, false, mltcpctl_print_show(&o, &params, algos, 2));
 	assert_non_null(strstr(text, "slope 1.5 intercept 1\n"));
 	assert_non_null(strstr(text, "idle_ms 10 mode given abi 1\n"));
+	assert_non_null(strstr(text, "decrease on stagger 0.25\n"));
 	assert_non_null(strstr(text, "Algorithm"));
 	assert_non_null(strstr(text, "mltcp_reno                2              5              7             11\n"));
 	free(text);
@@ -265,7 +281,7 @@ static struct mltcpctl_sock make_sock(int family)
 		.algo = "mltcp_cubic", .mode = MLTCP_ABI_MODE_LEARNED,
 		.flags = MLTCP_INFO_F_SIZE_GIVEN, .iterations = 3,
 		.bytes_this_iter = 500, .bytes_per_iter = 1000,
-		.bytes_ratio = 512, .f = 1536, .cwnd = 10,
+		.bytes_ratio = 512, .f = 1536, .cwnd = 10, .tiebreak = 768,
 	};
 
 	if (family == AF_INET) {
@@ -292,14 +308,16 @@ static void test_sockets_json(void **state)
 		"\"size_given\":true,\"bounds_given\":false,\"iterations\":3,"
 		"\"bytes_this_iter\":500,\"bytes_per_iter\":1000,"
 		"\"bytes_ratio\":0.5,\"bytes_ratio_q10\":512,\"f\":1.5,"
-		"\"f_q10\":1536,\"cwnd\":10},"
+		"\"f_q10\":1536,\"cwnd\":10,\"tiebreak_given\":false,"
+		"\"tiebreak\":0.75,\"tiebreak_q10\":768},"
 		"{\"family\":\"inet6\",\"src\":\"2001:db8:1:1::2\",\"sport\":40000,"
 		"\"dst\":\"::ffff:10.0.0.1\",\"dport\":5201,\"state\":\"ESTAB\","
 		"\"inode\":12345,\"algo\":\"mltcp_cubic\",\"mode\":\"learned\","
 		"\"size_given\":true,\"bounds_given\":false,\"iterations\":3,"
 		"\"bytes_this_iter\":500,\"bytes_per_iter\":1000,"
 		"\"bytes_ratio\":0.5,\"bytes_ratio_q10\":512,\"f\":1.5,"
-		"\"f_q10\":1536,\"cwnd\":10}]\n");
+		"\"f_q10\":1536,\"cwnd\":10,\"tiebreak_given\":false,"
+		"\"tiebreak\":0.75,\"tiebreak_q10\":768}]\n");
 	free(text);
 
 	CAPTURE(text, true, false, mltcpctl_print_sockets(&o, s, 0));
@@ -318,7 +336,8 @@ static void test_sockets_table(void **state)
 	assert_non_null(strstr(text, "198.18.1.2:40000"));
 	assert_non_null(strstr(text, "[2001:db8:1:1::2]:40000"));
 	assert_non_null(strstr(text, "[::ffff:10.0.0.1]:5201"));
-	assert_non_null(strstr(text, " S- "));
+	assert_non_null(strstr(text, " S-- "));
+	assert_non_null(strstr(text, "  0.75\n"));
 	assert_non_null(strstr(text, "ESTAB"));
 	free(text);
 }

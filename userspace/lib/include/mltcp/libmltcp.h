@@ -109,6 +109,24 @@ int mltcp_enable(int fd, const char *algo);
 int mltcp_set_bytes_per_iter(int fd, uint64_t bytes);
 
 /**
+ * mltcp_set_tiebreak() - set the socket's tie-break
+ * @fd: TCP socket using an MLTCP congestion control; may be unconnected
+ * @q10: 0 .. MLTCP_TIEBREAK_ABI_MAX (1024 = 1.0)
+ *
+ * Identical jobs started at the same instant have the same F and would
+ * share the link fairly for ever; the tie-break gives each socket a head
+ * start of @q10 * stagger of an iteration (stagger is a global parameter,
+ * see mltcpctl(8)) so they drift apart and take turns.  The kernel draws
+ * a random tie-break per connection; give every socket of one job the same
+ * value (mltcp_job_set_tiebreak(), mltcp_set_tiebreak_all()) so that the
+ * job as a whole gets one head start.
+ *
+ * Return: 0, or -1 with errno EBADF, ENOTSOCK, EINVAL (@q10 too large),
+ *	ENOPROTOOPT, EOPNOTSUPP, or ENOTCONN (listening socket).
+ */
+int mltcp_set_tiebreak(int fd, uint32_t q10);
+
+/**
  * mltcp_iteration_begin() - mark the start of a training iteration
  * @fd: connected (or connecting) TCP socket on an MLTCP congestion control
  * @bytes: bytes of the new iteration (as mltcp_set_bytes_per_iter()), or
@@ -224,6 +242,19 @@ int mltcp_job_iteration_begin(struct mltcp_job *job, uint64_t bytes);
 int mltcp_job_set_bytes_per_iter(struct mltcp_job *job, uint64_t bytes);
 
 /**
+ * mltcp_job_set_tiebreak() - one tie-break for every socket of a job
+ * @job: job
+ * @q10: as mltcp_set_tiebreak()
+ *
+ * Applies @q10 to the job's sockets and remembers it: sockets added to the
+ * job later get it too (best effort, mltcp_job_add() does not fail on it).
+ *
+ * Return: 0, or -1 with errno EINVAL (@job NULL, @q10 too large) or the
+ *	first socket's error.
+ */
+int mltcp_job_set_tiebreak(struct mltcp_job *job, uint32_t q10);
+
+/**
  * mltcp_register() - add a socket to the process-wide registry
  * @fd: TCP socket
  *
@@ -256,6 +287,14 @@ int mltcp_iteration_begin_all(uint64_t bytes);
  * Return: as mltcp_job_iteration_begin().
  */
 int mltcp_set_bytes_per_iter_all(uint64_t bytes);
+
+/**
+ * mltcp_set_tiebreak_all() - mltcp_job_set_tiebreak() on the registry
+ * @q10: as mltcp_set_tiebreak()
+ *
+ * Return: as mltcp_job_set_tiebreak().
+ */
+int mltcp_set_tiebreak_all(uint32_t q10);
 
 #ifdef __cplusplus
 }
