@@ -119,7 +119,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: mltcp-bench [options]                  run a scenario\n"
-		"       mltcp-bench report [--warmup N] [--ideal-warmup N] DIR...\n"
+		"       mltcp-bench report [--warmup N] [--ideal-warmup N] [--converge-ratio X]\n"
+		"                          DIR...\n"
 		"                                              summarise result directories; with\n"
 		"                                              several, speedup against the first\n"
 		"       mltcp-bench --cleanup                  delete namespaces of killed runs\n"
