@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #define IO_CHUNK (256 * 1024)
-#define BULK_CHUNK (16 * 1024) /* small: the flow stops soon after the last job */
+#define BULK_CHUNK (64 * 1024) /* the flow stops within one chunk after the last job */
 
 void child_setup(void)
 {
