@@ -228,8 +228,9 @@ void job_sender_main(const struct job_env *e)
 	if (p->cc[0] && strcmp(cc, p->cc))
 		die(e, "sender: asked for congestion control '%s', socket uses '%s'", p->cc, cc);
 	memcpy(js->cc, cc, cclen + 1);
-	if (!p->bulk && hints_socket_ready(fd, (uint64_t)p->phases * (p->bytes + sizeof(struct wire_hdr)), err,
-			       sizeof(err)))
+	if (!p->bulk &&
+	    hints_socket_ready(fd, (uint64_t)p->phases * (p->bytes + sizeof(struct wire_hdr)),
+			       err, sizeof(err)))
 		die(e, "sender: %s", err);
 	if (write_full(e->ready_fd, "R", 1))
 		_exit(1);

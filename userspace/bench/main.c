@@ -1837,8 +1837,8 @@ int main(int argc, char **argv)
 					opt.warmup, dir);
 				print_summary(o, label, sum, (size_t)nsum, theory, its, nits);
 				if (nsamples > nsamples_ideal && !isnan(shared_start_ms))
-					fprintf(o,
-						"bottleneck during the shared run: %.0f drops, %.0f ECN marks\n",
+					fprintf(o, "bottleneck during the shared run: %.0f drops, "
+						   "%.0f ECN marks\n",
 						counter_delta(0), counter_delta(1));
 				print_verdict(o, &verdicts[r], spreads[r]);
 				if (nbulk)
