@@ -82,11 +82,13 @@ check: deps-check
 	@mkdir -p $(BUILD)
 	@scripts/check.sh
 
-# Two compatible jobs under each base algorithm and its MLTCP version, in the guest.
+# The small condition grid (bench/grid-demo.conf): the compatible pair, exact start, on
+# both bottleneck placements and with ECN, 3 runs per algorithm, in the guest.
 demo: deps-check
 	scripts/bench.sh demo
 
-# The whole benchmark matrix, repeated; writes bench/RESULTS.md.
+# The condition grid (bench/grid.conf), 10 runs per MLTCP variant and 5 per base
+# algorithm, plus single-flow goodput; writes bench/RESULTS.md (~2 h under TCG).
 bench: deps-check
 	scripts/bench.sh full
 

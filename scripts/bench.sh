@@ -1,30 +1,43 @@
 #!/bin/bash
-# `make demo` and `make bench`: boot the bench guest, run training-job scenarios under
-# the base algorithms and their MLTCP versions, and report against the ideal.
+# `make demo` and `make bench`: boot the bench guest, run the condition grid under the
+# base algorithms and their MLTCP versions (mltcp-bench --runs: a verdict per run), and
+# report success rates, convergence and the issue-8 targets.
 #
-#   scripts/bench.sh demo     two compatible jobs started together (pair-aligned), once,
-#                             under reno, cubic, dctcp and mltcp_*; table + plots
-#   scripts/bench.sh full     bench/scenarios.conf, each repeated (REPEATS, default 3),
-#                             plus single-flow and CPU-bound goodput; writes
-#                             bench/RESULTS.md
-#   scripts/bench.sh report DIR   tables, target checks and plots of an earlier run
-#                             again (and bench/RESULTS.md if DIR is a full run)
+#   scripts/bench.sh demo     bench/grid-demo.conf: the compatible pair, exact start, on
+#                             both placements and with ECN, 3 runs per algorithm; table
+#   scripts/bench.sh full     bench/grid.conf (10 runs per MLTCP variant, 5 per base
+#                             algorithm, 30 iterations) plus single-flow goodput;
+#                             writes bench/RESULTS.md (~2 h under TCG)
+#   scripts/bench.sh report DIR   tables, targets and plots of an earlier run again
+#                             (and bench/RESULTS.md if DIR is a full run)
 #
-# Results (raw records, tables, plots) go to results/<mode>-<UTC time>/ (RESULTS= to
-# choose). Needs root (the guest shares / over 9p); everything else is installed by
-# `make deps`.
+# Environment: RUNS_MLTCP, RUNS_BASE, ITERATIONS override the run counts; CELLS="a b"
+# picks grid cells; RESULTS= the output directory (default results/<mode>-<UTC time>/).
+# Needs root (the guest shares / over 9p); everything else is installed by `make deps`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 cd "$top"
 mode=${1:-demo}
-repeats=${REPEATS:-3}
 status=0
 if [ "$mode" = report ]; then
 	res=$(cd "${2:?usage: scripts/bench.sh report DIR}" && pwd)
-	repeats=$(sed -n 's/^repeats=//p' "$res/env.txt")
 	[ -f "$res/goodput.csv" ] && mode=full
 else
+	case $mode in
+	demo)
+		grid=bench/grid-demo.conf runs_m=${RUNS_MLTCP:-3} runs_b=${RUNS_BASE:-3}
+		timeout=1800
+		;;
+	full)
+		grid=bench/grid.conf runs_m=${RUNS_MLTCP:-10} runs_b=${RUNS_BASE:-5}
+		timeout=10800
+		;;
+	*)
+		echo "usage: scripts/bench.sh demo|full|report DIR" >&2
+		exit 2
+		;;
+	esac
 	stamp=$(date -u +%Y%m%d-%H%M%S)
 	res=${RESULTS:-$top/results/$mode-$stamp}
 	mkdir -p "$res"
@@ -35,70 +48,58 @@ else
 	make --no-print-directory -s modules userspace >"$res/build.log" 2>&1 ||
 		{ tail -n 30 "$res/build.log" >&2; exit 1; }
 
-	# A failed scenario still leaves the others' results: report them, then fail.
-	case $mode in
-	demo)
-		scripts/vm-run --rw "$res" --timeout 900 -- \
-			scripts/bench-matrix -n 1 "$res" pair-aligned || status=$?
-		;;
-	full)
-		scripts/vm-run --rw "$res" --timeout 14400 -- bash -c \
-			"scripts/bench-matrix -n $repeats '$res'; m=\$?; scripts/bench-goodput -n $repeats '$res' && exit \$m" ||
-			status=$?
-		;;
-	*)
-		echo "usage: scripts/bench.sh demo|full|report DIR" >&2
-		exit 2
-		;;
-	esac
+	# A failed cell still leaves the others' results: report them, then fail.
+	# shellcheck disable=SC2086
+	gridcmd="scripts/bench-grid -g $grid -m $runs_m -b $runs_b -i ${ITERATIONS:-30} '$res' ${CELLS:-}"
+	[ "$mode" = full ] &&
+		gridcmd="$gridcmd; m=\$?; scripts/bench-goodput -n 3 '$res' && exit \$m"
+	scripts/vm-run --rw "$res" --timeout "$timeout" -- bash -c "$gridcmd" || status=$?
 fi
 
-scripts/bench-table "$res" >"$res/table.md"
 [ -f "$res/goodput.csv" ] && scripts/bench-goodput-table "$res/goodput.csv" >"$res/goodput.md"
-scripts/bench-targets "$res/table.md" $([ -f "$res/goodput.md" ] && echo "$res/goodput.md") \
-	>"$res/targets.txt"
-for scen in "$res"/*/; do
-	scen=${scen%/}
-	runs=("$scen"/*/run1)
-	[ -d "${runs[0]}" ] || continue
-	scripts/bench-plot -o "$scen/plots" "${runs[@]}" >>"$res/plot.log" 2>&1 ||
-		echo "bench: plotting $(basename "$scen") failed, see $res/plot.log" >&2
+scripts/bench-grid-table "$res" $([ -f "$res/goodput.md" ] && echo "$res/goodput.md") \
+	>"$res/table.md" || status=1
+for d in "$res"/*/*/run1; do
+	[ -d "$d" ] || continue
+	scripts/bench-plot -o "$(dirname "$d")/plots" "$d" >>"$res/plot.log" 2>&1 ||
+		echo "bench: plotting $(dirname "$d") failed, see $res/plot.log" >&2
 done
 
 if [ "$mode" = full ]; then
+	env=$res/env.txt
 	{
 		echo "# MLTCP benchmark results"
 		echo
-		echo "Measured $(sed -n 's/^date=//p' "$res/env.txt") on kernel $(sed -n 's/^kernel=//p' "$res/env.txt")"
-		echo "($(sed -n 's/^cpus=//p' "$res/env.txt") vCPUs, $(sed -n 's/^virt=//p' "$res/env.txt")),"
-		echo "$repeats repeats per scenario, medians with min–max. Reproduce with:"
+		echo "Measured $(sed -n 's/^date=//p' "$env") on kernel $(sed -n 's/^kernel=//p' "$env")"
+		echo "($(sed -n 's/^cpus=//p' "$env") vCPUs, $(sed -n 's/^virt=//p' "$env")) in"
+		echo "$(($(sed -n 's/^elapsed=//p' "$env") / 60)) minutes: the condition grid"
+		echo "\`bench/grid.conf\`, $(sed -n 's/^runs_mltcp=//p' "$env") runs per MLTCP variant and"
+		echo "$(sed -n 's/^runs_base=//p' "$env") per base algorithm, $(sed -n 's/^iterations=//p' "$env") iterations a run, every job"
+		echo "released by one barrier (exact start) unless the cell says otherwise. Reproduce with:"
 		echo
-		echo "    make bench            # = scripts/bench.sh full; REPEATS=$repeats"
+		echo "    make bench            # = scripts/bench.sh full"
 		echo
-		echo "Scenarios: \`bench/scenarios.conf\`; job profiles: \`bench/profiles/\`;"
-		echo "column meanings: \`scripts/bench-table\`. The ideal is each job alone on the"
-		echo "same 100 Mbit/s bottleneck, measured in the same run. What the figures say, and"
-		echo "what was tried where targets are not met: [ANALYSIS.md](ANALYSIS.md)."
+		echo "A run converges when its worst job's mean iteration time over the last half of the"
+		echo "run is at most 1.10x its ideal (the job alone on the same bottleneck, measured once"
+		echo "per cell and algorithm). Column meanings: \`scripts/bench-grid-table\`; what was cut"
+		echo "from the grid to fit the time budget: the header of \`bench/grid.conf\`."
 		echo
-		echo "## Training-job scenarios"
+		echo "## Condition grid"
 		echo
-		cat "$res/table.md"
-		echo
-		echo "## Single flow"
-		echo
-		cat "$res/goodput.md"
-		echo
-		echo "## Targets"
-		echo
-		sed 's/^/    /' "$res/targets.txt"
+		sed '/^## Targets/,$d' "$res/table.md"
+		if [ -f "$res/goodput.md" ]; then
+			echo "## Single flow"
+			echo
+			cat "$res/goodput.md"
+			echo
+		fi
+		sed -n '/^## Targets/,$p' "$res/table.md"
 	} >"$top/bench/RESULTS.md"
 fi
 
 echo
 cat "$res/table.md"
 [ -f "$res/goodput.md" ] && { echo; cat "$res/goodput.md"; }
-echo
-cat "$res/targets.txt"
 echo
 echo "results, records and plots: $res"
 [ $status = 0 ] || echo "bench: some runs failed (exit $status), see above" >&2

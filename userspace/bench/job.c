@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #define IO_CHUNK (256 * 1024)
-#define BULK_CHUNK (16 * 1024) /* small: the flow stops soon after the last job */
+#define BULK_CHUNK (64 * 1024) /* the flow stops within one chunk after the last job */
 
 void child_setup(void)
 {
@@ -228,8 +228,9 @@ void job_sender_main(const struct job_env *e)
 	if (p->cc[0] && strcmp(cc, p->cc))
 		die(e, "sender: asked for congestion control '%s', socket uses '%s'", p->cc, cc);
 	memcpy(js->cc, cc, cclen + 1);
-	if (!p->bulk && hints_socket_ready(fd, (uint64_t)p->phases * (p->bytes + sizeof(struct wire_hdr)), err,
-			       sizeof(err)))
+	if (!p->bulk &&
+	    hints_socket_ready(fd, (uint64_t)p->phases * (p->bytes + sizeof(struct wire_hdr)),
+			       err, sizeof(err)))
 		die(e, "sender: %s", err);
 	if (!p->bulk && hints_tiebreak(fd, p->tiebreak, err, sizeof(err)))
 		die(e, "sender: %s", err);

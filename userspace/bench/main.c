@@ -73,6 +73,7 @@ struct options {
 	int have_seed;
 	int quiet;
 	int start_exact;	/* --start exact (default) or timed */
+	int ideal_each;		/* measure the ideal again before every run */
 	unsigned runs;		/* shared runs (--runs) */
 	double ratio_limit;	/* verdict: worst/ideal over the last half <= this */
 	char *sysctls[32];
@@ -119,7 +120,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: mltcp-bench [options]                  run a scenario\n"
-		"       mltcp-bench report [--warmup N] [--ideal-warmup N] DIR...\n"
+		"       mltcp-bench report [--warmup N] [--ideal-warmup N] [--converge-ratio X]\n"
+		"                          DIR...\n"
 		"                                              summarise result directories; with\n"
 		"                                              several, speedup against the first\n"
 		"       mltcp-bench --cleanup                  delete namespaces of killed runs\n"
@@ -140,6 +142,8 @@ static void usage(FILE *f)
 		"                          sender sleeps until a common time 50 ms later\n"
 		"  --runs N                repeat the shared run N times on the same topology,\n"
 		"                          ideal measured once (default 1); verdict per run\n"
+		"  --ideal-each            with --runs: measure the ideal again before every run\n"
+		"                          (slower; follows a host whose speed drifts)\n"
 		"Bottleneck (built by the tool):\n"
 		"  --bottleneck router|egress  where the FIFO is: in a router between senders and\n"
 		"                          receivers (default; drops far from the senders), or on\n"
@@ -756,6 +760,20 @@ static double bdp_bytes(void)
 	return opt.rate_mbit * 1e6 / 8 * rtt_ms / 1e3;
 }
 
+/* Every (non-bulk) job alone on the link: the ideal records. */
+static void measure_ideal(void)
+{
+	if (opt.ideal)
+		for (unsigned j = 0; j < jobs.n; j++)
+			if (!jobs.jobs[j].bulk)
+				run_set(MODE_IDEAL, &j, 1, opt.ideal_iterations);
+	if (metrics_overlap(its, nits, phs, nphs, MODE_IDEAL)) {
+		warnx_("out of memory");
+		fatal_exit(1);
+	}
+	metrics_attribute_counters(its, nits, samples, nsamples, MODE_IDEAL);
+}
+
 static void fprint_num(FILE *f, double v, const char *fmt)
 {
 	if (!isnan(v))
@@ -912,8 +930,8 @@ static void write_meta(const char *dir, int argc, char **argv, const char *label
 		opt.warmup, opt.ideal ? opt.ideal_iterations : 0, opt.ideal_warmup, opt.threshold);
 	fprintf(f, "converge_min=%u\nbin_ms=%g\nsample_ms=%g\nseed=%lu\n", opt.min_stable,
 		opt.bin_ms, opt.sample_ms, opt.seed);
-	fprintf(f, "start=%s\nruns=%u\nconverge_ratio=%g\n", opt.start_exact ? "exact" : "timed",
-		opt.runs, opt.ratio_limit);
+	fprintf(f, "start=%s\nruns=%u\nconverge_ratio=%g\nideal_each=%d\n",
+		opt.start_exact ? "exact" : "timed", opt.runs, opt.ratio_limit, opt.ideal_each);
 	for (size_t j = 0; j < jobs.n; j++) {
 		const struct job_profile *p = &jobs.jobs[j];
 
@@ -1229,7 +1247,7 @@ enum {
 	O_ITER = 256, O_CC, O_ROFF, O_SEED, O_RATE, O_QUEUE, O_BURST, O_ECN, O_MTU, O_SYSCTL,
 	O_NOTOPO, O_RCVADDR, O_SNDNS, O_RCVNS, O_BOTT, O_PORT, O_IDEAL, O_NOIDEAL, O_IITER,
 	O_IWARM, O_WARM, O_THR, O_CMIN, O_SAMPLE, O_BIN, O_TIMEOUT, O_HINTS, O_NOHINTS, O_LABEL,
-	O_CLEANUP, O_START, O_RUNS, O_CRATIO, O_QBDP, O_DELAY,
+	O_CLEANUP, O_START, O_RUNS, O_CRATIO, O_QBDP, O_DELAY, O_IEACH,
 };
 
 int main(int argc, char **argv)
@@ -1274,6 +1292,7 @@ int main(int argc, char **argv)
 		{ "converge-ratio", required_argument, NULL, O_CRATIO },
 		{ "queue-bdp", required_argument, NULL, O_QBDP },
 		{ "delay-ms", required_argument, NULL, O_DELAY },
+		{ "ideal-each", no_argument, NULL, O_IEACH },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1493,6 +1512,9 @@ int main(int argc, char **argv)
 				warnx_("--queue-bdp must be 0.05..1000");
 				return 2;
 			}
+			break;
+		case O_IEACH:
+			opt.ideal_each = 1;
 			break;
 		case O_DELAY:
 			if (parse_num_opt("delay-ms", optarg, 10000, &opt.delay_ms))
@@ -1715,15 +1737,7 @@ int main(int argc, char **argv)
 		topology_tc_snapshot(&topo, p);
 	}
 	base_ns = now_ns();
-	if (opt.ideal)
-		for (unsigned j = 0; j < jobs.n; j++)
-			if (!jobs.jobs[j].bulk)
-				run_set(MODE_IDEAL, &j, 1, opt.ideal_iterations);
-	if (metrics_overlap(its, nits, phs, nphs, MODE_IDEAL)) {
-		warnx_("out of memory");
-		fatal_exit(1);
-	}
-	metrics_attribute_counters(its, nits, samples, nsamples, MODE_IDEAL);
+	measure_ideal();
 	nits_ideal = nits;
 	nphs_ideal = nphs;
 	nsamples_ideal = nsamples;
@@ -1742,7 +1756,15 @@ int main(int argc, char **argv)
 		size_t off = 0;
 		unsigned idx[MAX_JOBS];
 
-		/* a fresh shared run on the same topology; the ideal records are kept */
+		/* a fresh shared run on the same topology; the ideal records are kept, or
+		 * measured again (--ideal-each) */
+		if (opt.ideal_each && r > 0) {
+			nits = nphs = nsamples = 0;
+			measure_ideal();
+			nits_ideal = nits;
+			nphs_ideal = nphs;
+			nsamples_ideal = nsamples;
+		}
 		nits = nits_ideal;
 		nphs = nphs_ideal;
 		nsamples = nsamples_ideal;
@@ -1815,8 +1837,8 @@ int main(int argc, char **argv)
 					opt.warmup, dir);
 				print_summary(o, label, sum, (size_t)nsum, theory, its, nits);
 				if (nsamples > nsamples_ideal && !isnan(shared_start_ms))
-					fprintf(o,
-						"bottleneck during the shared run: %.0f drops, %.0f ECN marks\n",
+					fprintf(o, "bottleneck during the shared run: %.0f drops, "
+						   "%.0f ECN marks\n",
 						counter_delta(0), counter_delta(1));
 				print_verdict(o, &verdicts[r], spreads[r]);
 				if (nbulk)
@@ -1864,7 +1886,9 @@ int main(int argc, char **argv)
 				fprintf(o, " tbf FIFO %.0f B", opt.queue_kb * 1000);
 			fprintf(o, ", %s start, results in %s\n",
 				opt.start_exact ? "exact" : "timed", opt.out);
-			if (opt.ideal)
+			if (opt.ideal && opt.ideal_each)
+				fprintf(o, "ideal measured again before every run (--ideal-each)\n");
+			else if (opt.ideal)
 				fprintf(o, "ideal measured once, before the first run, and reused by "
 					   "every run\n");
 			print_runs(o, verdicts, spreads, opt.runs);
