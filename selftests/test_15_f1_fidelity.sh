@@ -70,7 +70,6 @@ setup() {
 		in_ns "${NS_R[0]}" sysctl -qw net.ipv4.tcp_congestion_control=dctcp || return 1
 	fi
 	flows_sink "${NS_R[0]}" || return 1
-	[ -n "${TC_RR:-}" ] && exec {TC_RR}>&-
 	tc_pipe TC_RR "$NS_RR"
 }
 
