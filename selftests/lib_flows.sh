@@ -15,7 +15,9 @@ now_ns() { date +%s%N; }
 # flows_sink NS: starts a sink in NS (killed on exit) and sets SINK_PORT.
 flows_sink() {
 	SINK_PORT=$(free_port "$1")
-	in_ns "$1" "$FLOW" sink "$SINK_PORT" &
+	# exec: $! is the sink itself (killing a subshell would leave it running, holding
+	# the test's output open); no output either, for the same reason
+	(exec ip netns exec "$1" "$FLOW" sink "$SINK_PORT" >/dev/null 2>&1) &
 	at_exit "kill $! 2>/dev/null"
 	wait_port "$1" "$SINK_PORT"
 }
@@ -23,7 +25,7 @@ flows_sink() {
 # flows_start NS_SRC DST ALGO N SECONDS INTERVAL_MS OUT: starts N flows in the
 # background (FLOWS_PID), samples to OUT. The receiver's sink must run (flows_sink).
 flows_start() {
-	in_ns "$1" "$FLOW" send "$2" "$SINK_PORT" "$3" "$4" "$5" "$6" >"$7" 2>"$7.err" &
+	(exec ip netns exec "$1" "$FLOW" send "$2" "$SINK_PORT" "$3" "$4" "$5" "$6" >"$7" 2>"$7.err") &
 	FLOWS_PID=$!
 }
 
@@ -83,8 +85,9 @@ PYEOF
 # VAR; a line written to it later takes effect at once. Closed on exit.
 tc_pipe() {
 	local fd
-	exec {fd}> >(in_ns "$2" tc -force -batch - >/dev/null 2>&1)
+	exec {fd}> >(exec ip netns exec "$2" tc -force -batch - >/dev/null 2>&1)
 	printf -v "$1" '%s' "$fd"
+	at_exit "exec $fd>&-"
 }
 
 # nap SECONDS: sleeps without starting a process (a read that times out on a FIFO

@@ -171,10 +171,16 @@ static int send_flows(const char *addr, unsigned short port, const char *algo,
 			fprintf(stderr, "mltcp-flow: TCP_CONGESTION %s: %s\n", algo, strerror(errno));
 			return 1;
 		}
-		/* a send blocked by a full buffer returns in time for the deadline */
-		if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) ||
-		    connect(fd, (struct sockaddr *)&a, sizeof(a))) {
+		if (connect(fd, (struct sockaddr *)&a, sizeof(a))) {
 			fprintf(stderr, "mltcp-flow: connect: %s\n", strerror(errno));
+			return 1;
+		}
+		/*
+		 * A send blocked by a full buffer returns in time for the
+		 * deadline; set after connect(), which it would limit too.
+		 */
+		if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv))) {
+			perror("mltcp-flow: SO_SNDTIMEO");
 			return 1;
 		}
 		flows[i].fd = fd;
