@@ -54,6 +54,9 @@ struct mltcp_algo {
  * @cwnd: congestion window, segments
  * @tiebreak: Q10 tie-break; the head start is tiebreak * stagger
  * @tiebreak_given: the tie-break was set by the control plane
+ * @stagger: global stagger in force, Q10
+ * @decrease: F also divides the multiplicative decrease
+ * @head_start: the tie-break gives the socket its head start now
  */
 struct mltcp_sock_state {
 	char algo[TCP_CA_NAME_MAX];
@@ -68,6 +71,9 @@ struct mltcp_sock_state {
 	u32 cwnd;
 	u32 tiebreak;
 	bool tiebreak_given;
+	u32 stagger;
+	bool decrease;
+	bool head_start;
 };
 
 /* The MLTCP state must sit at offset 0 of the algorithm's private area. */
