@@ -126,7 +126,7 @@ static inline bool mltcp_slow_start(struct sock *sk, u32 *acked)
 		credit = mltcp_ai_credit(sk, *acked);
 		left = tcp_slow_start(tp, credit);
 		/* what slow start did not use, back in unscaled segments */
-		*acked = credit ? (u32)div_u64((u64)*acked * left, credit) : 0;
+		*acked = left ? (u32)div_u64((u64)*acked * left, credit) : 0;
 		if (!*acked)
 			return false;
 	}
