@@ -742,6 +742,9 @@ int mltcp_get_state(struct sock *sk, struct mltcp_sock_state *out)
 				  READ_ONCE(mltcp_stagger), tp->bytes_acked);
 	out->tiebreak = ms->tiebreak;
 	out->tiebreak_given = ms->flags & MLTCP_SF_TIEBREAK_GIVEN;
+	out->stagger = READ_ONCE(mltcp_stagger);
+	out->decrease = READ_ONCE(mltcp_scale_decrease);
+	out->head_start = mltcp_tiebreak_active(ms);
 	out->iterations = ms->iters;
 	out->cwnd = tcp_snd_cwnd(tp);
 	return 0;

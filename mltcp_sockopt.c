@@ -133,6 +133,9 @@ static void mltcp_info_from_state(struct mltcp_info *info,
 	info->f = st->f;
 	info->cwnd = st->cwnd;
 	info->tiebreak = st->tiebreak;
+	info->stagger = st->stagger;
+	info->decrease = st->decrease;
+	info->head_start = st->head_start;
 }
 
 static int mltcp_so_get_info(struct sock *sk, void __user *user, int *len)
@@ -222,7 +225,7 @@ int mltcp_sockopt_init(void)
 {
 	int i, err;
 
-	BUILD_BUG_ON(sizeof(struct mltcp_info) != MLTCP_INFO_SIZE_V1);
+	BUILD_BUG_ON(sizeof(struct mltcp_info) != MLTCP_INFO_SIZE_V2);
 	BUILD_BUG_ON(MLTCP_ALGO_NAME_MAX != TCP_CA_NAME_MAX);
 	BUILD_BUG_ON(MLTCP_TIEBREAK_ABI_MAX != MLTCP_TIEBREAK_MAX ||
 		     MLTCP_STAGGER_ABI_MAX != MLTCP_STAGGER_MAX);

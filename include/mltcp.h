@@ -54,6 +54,9 @@ struct mltcp_algo {
  * @cwnd: congestion window, segments
  * @tiebreak: Q10 tie-break; the head start is tiebreak * stagger
  * @tiebreak_given: the tie-break was set by the control plane
+ * @stagger: global stagger in force, Q10
+ * @decrease: F also divides the multiplicative decrease
+ * @head_start: the tie-break gives the socket its head start now
  */
 struct mltcp_sock_state {
 	char algo[TCP_CA_NAME_MAX];
@@ -68,6 +71,9 @@ struct mltcp_sock_state {
 	u32 cwnd;
 	u32 tiebreak;
 	bool tiebreak_given;
+	u32 stagger;
+	bool decrease;
+	bool head_start;
 };
 
 /* The MLTCP state must sit at offset 0 of the algorithm's private area. */
@@ -120,7 +126,7 @@ static inline bool mltcp_slow_start(struct sock *sk, u32 *acked)
 		credit = mltcp_ai_credit(sk, *acked);
 		left = tcp_slow_start(tp, credit);
 		/* what slow start did not use, back in unscaled segments */
-		*acked = credit ? (u32)div_u64((u64)*acked * left, credit) : 0;
+		*acked = left ? (u32)div_u64((u64)*acked * left, credit) : 0;
 		if (!*acked)
 			return false;
 	}

@@ -80,6 +80,8 @@ with open("/sys/module/mltcp/parameters/stagger", "w") as p:
 mltcp.set_tiebreak(cli, 1.0)
 st = mltcp.get_state(cli)
 assert (st.tiebreak_q10, st.bytes_ratio_q10, st.f_q10) == (1024, 512, 2048), st
+assert st.stagger == 0.5 and st.head_start, (st.stagger, st.head_start)
+assert st.decrease == (open("/sys/module/mltcp/parameters/decrease").read().strip() == "Y")
 mltcp.set_tiebreak(cli, 0.5)
 st = mltcp.get_state(cli)
 assert (st.tiebreak, st.f_q10) == (0.5, 1792), st

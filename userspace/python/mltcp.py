@@ -56,10 +56,14 @@ class _MltcpInfo(ctypes.Structure):
         ("f", ctypes.c_uint32),
         ("cwnd", ctypes.c_uint32),
         ("tiebreak", ctypes.c_uint32),
+        ("stagger", ctypes.c_uint32),
+        ("decrease", ctypes.c_uint8),
+        ("head_start", ctypes.c_uint8),
+        ("reserved2", ctypes.c_uint16),
     ]
 
 
-assert ctypes.sizeof(_MltcpInfo) == 64
+assert ctypes.sizeof(_MltcpInfo) == 72
 
 
 class Info:
@@ -82,6 +86,11 @@ class Info:
         self.tiebreak_given = bool(raw.flags & F_TIEBREAK_GIVEN)
         self.tiebreak_q10 = raw.tiebreak
         self.tiebreak = raw.tiebreak / Q10_ONE
+        # zero from an ABI 1 module, which fills only the first 64 bytes
+        self.stagger_q10 = raw.stagger
+        self.stagger = raw.stagger / Q10_ONE
+        self.decrease = bool(raw.decrease)
+        self.head_start = bool(raw.head_start)
 
     def __repr__(self):
         return ("Info(algo=%r, mode=%r, iterations=%d, bytes_this_iter=%d, "

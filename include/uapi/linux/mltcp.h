@@ -158,6 +158,11 @@ enum mltcp_abi_mode {
  * @f: factor F applied to the additive increase right now, Q10
  * @cwnd: congestion window, segments
  * @tiebreak: the socket's tie-break, Q10 (ABI 2; reserved and zero in 1)
+ * @stagger: global stagger in force, Q10 (ABI 2, MLTCP_INFO_SIZE_V2)
+ * @decrease: 1 when F also divides the multiplicative decrease (ABI 2)
+ * @head_start: 1 when the tie-break gives this socket a head start of
+ *	tiebreak * stagger now (iterations marked or tie-break chosen) (ABI 2)
+ * @reserved2: zero
  */
 struct mltcp_info {
 	__u32	abi_version;
@@ -173,9 +178,14 @@ struct mltcp_info {
 	__u32	f;
 	__u32	cwnd;
 	__u32	tiebreak;
+	__u32	stagger;
+	__u8	decrease;
+	__u8	head_start;
+	__u16	reserved2;
 };
 
 #define MLTCP_INFO_SIZE_V1	64
+#define MLTCP_INFO_SIZE_V2	72
 
 /* ---- generic netlink ---------------------------------------------------- */
 
