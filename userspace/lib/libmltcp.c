@@ -110,19 +110,28 @@ MLTCP_EXPORT int mltcp_enable(int fd, const char *algo)
 	return 0;
 }
 
-static int set_u64(int fd, int opt, uint64_t value)
+/* setsockopt(MLTCP_SOL, @opt) of a value up to @max; EBADF before EINVAL. */
+static int set_opt(int fd, int opt, uint64_t value, uint64_t max, size_t size)
 {
+	uint32_t v32 = (uint32_t)value;
+
 	if (fd < 0) {
 		errno = EBADF;
 		return -1;
 	}
-	if (value > MLTCP_BYTES_PER_ITER_MAX) {
+	if (value > max) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (setsockopt(fd, MLTCP_SOL, opt, &value, sizeof(value)) < 0)
+	if (setsockopt(fd, MLTCP_SOL, opt, size == sizeof(v32) ? (void *)&v32 : (void *)&value,
+		       (socklen_t)size) < 0)
 		return fix_errno(fd);
 	return 0;
+}
+
+static int set_u64(int fd, int opt, uint64_t value)
+{
+	return set_opt(fd, opt, value, MLTCP_BYTES_PER_ITER_MAX, sizeof(value));
 }
 
 MLTCP_EXPORT int mltcp_set_bytes_per_iter(int fd, uint64_t bytes)
@@ -132,17 +141,7 @@ MLTCP_EXPORT int mltcp_set_bytes_per_iter(int fd, uint64_t bytes)
 
 MLTCP_EXPORT int mltcp_set_tiebreak(int fd, uint32_t q10)
 {
-	if (fd < 0) {
-		errno = EBADF;
-		return -1;
-	}
-	if (q10 > MLTCP_TIEBREAK_ABI_MAX) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (setsockopt(fd, MLTCP_SOL, MLTCP_SO_TIEBREAK, &q10, sizeof(q10)) < 0)
-		return fix_errno(fd);
-	return 0;
+	return set_opt(fd, MLTCP_SO_TIEBREAK, q10, MLTCP_TIEBREAK_ABI_MAX, sizeof(q10));
 }
 
 MLTCP_EXPORT int mltcp_iteration_begin(int fd, uint64_t bytes)
@@ -338,26 +337,22 @@ MLTCP_EXPORT int mltcp_job_set_bytes_per_iter(struct mltcp_job *job,
 	return job_apply(job, mltcp_set_bytes_per_iter, bytes);
 }
 
+static int set_tiebreak_u64(int fd, uint64_t q10)
+{
+	return mltcp_set_tiebreak(fd, (uint32_t)q10);
+}
+
 MLTCP_EXPORT int mltcp_job_set_tiebreak(struct mltcp_job *job, uint32_t q10)
 {
-	int first_err = 0;
-	size_t i;
-
 	if (!job || q10 > MLTCP_TIEBREAK_ABI_MAX) {
 		errno = EINVAL;
 		return -1;
 	}
+	/* remembered first: a socket added meanwhile gets it from mltcp_job_add() */
 	pthread_mutex_lock(&job->lock);
 	job->tiebreak = q10;
-	for (i = 0; i < job->n; i++)
-		if (mltcp_set_tiebreak(job->fds[i], q10) < 0 && !first_err)
-			first_err = errno;
 	pthread_mutex_unlock(&job->lock);
-	if (first_err) {
-		errno = first_err;
-		return -1;
-	}
-	return 0;
+	return job_apply(job, set_tiebreak_u64, q10);
 }
 
 /* ---- process-wide registry ---------------------------------------------- */
