@@ -10,7 +10,8 @@
 #   DCTCP alpha within 10%,
 # each widened to the spread stock cubic/reno/dctcp shows against itself in the same
 # run (max - min over its runs; under TCG one RTO or loss burst more or less moves a
-# short flow's counts) and to a floor of 2 segments of cwnd, 3 retransmissions, 16/1024
+# short flow's counts) and to a floor of 2 segments of cwnd (4 with four flows, whose
+# windows of 8-20 segments move by 3-6 between two stock runs), 3 retransmissions, 16/1024
 # of alpha; retransmissions, a count, also to twice its counting noise, 2 * sqrt(stock
 # median) (two runs of each cannot resolve less: 48/46 stock vs 48/59 mltcp was seen). The table is printed as "# |" lines (bench/FIDELITY.md).
 #
@@ -151,8 +152,9 @@ for cfg in "${configs[@]}"; do
 	row "$scen" "goodput Mbit/s" "${vals[st.g]}" "${vals[ml.g]}" "$res"
 	tap_result "$scen: $ml goodput within 2% of $base (or stock's own spread)" $fail
 	fail=0
+	cwnd_floor=$([ "$n" -gt 1 ] && echo 4 || echo 2)
 	for p in p10 p50 p90; do
-		res=$(check "$p" 10 2 "${vals[st.$p]}" "${vals[ml.$p]}") || fail=1
+		res=$(check "$p" 10 "$cwnd_floor" "${vals[st.$p]}" "${vals[ml.$p]}") || fail=1
 		row "$scen" "cwnd $p" "${vals[st.$p]}" "${vals[ml.$p]}" "$res"
 	done
 	tap_result "$scen: $ml cwnd p10/p50/p90 within 10% of $base (or stock's own spread)" $fail
