@@ -1,7 +1,10 @@
 #!/bin/bash
 # mltcp_dctcp over a RED bottleneck that marks ECN keeps the queue short: the
-# bottleneck backlog (tc, sampled during the transfer) stays below half, and the RTT
-# (ss -ti) below that of the same algorithm without ECN over the tbf FIFO, the bottleneck marks instead of dropping,
+# bottleneck backlog (tc, sampled during the transfer) stays below that of the same
+# algorithm without ECN over the tbf FIFO, and the RTT (ss -ti) below two thirds of it
+# (RED marks from K = 2 ms of the link, 25 kB, and DCTCP holds the queue near K; the
+# FIFO's sampled median was 25-28 kB, so "half the FIFO's backlog" sat on the noise),
+# the bottleneck marks instead of dropping,
 # the sender's alpha is non-zero (it reacts to the marks) and the link stays full.
 # Without ECN negotiated (receiver runs cubic with net.ipv4.tcp_ecn=0) it still works: it falls
 # back to Reno behaviour (ss shows the fallback), fills the link, and sends no ECT
@@ -134,12 +137,12 @@ flow_run "${RCV_IP4[0]}" "$tmp/fifo"
 read -r g_fifo rtt_no _ q_fifo <"$tmp/fifo"
 diag "FIFO without ECN: goodput $g_fifo Mbit/s, median RTT $rtt_no ms, median queue $q_fifo bytes"
 if at_least_pct "${g_fifo:-0}" 75; then
-	[ "${q_ecn:--1}" -ge 0 ] && [ "${q_fifo:-0}" -gt 0 ] && [ $((q_ecn * 2)) -lt "$q_fifo" ]
-	tap_result "with ECN the queue stays short: median $q_ecn bytes vs $q_fifo over the FIFO without ECN" $?
+	[ "${q_ecn:--1}" -ge 0 ] && [ "${q_fifo:-0}" -gt 0 ] && [ "$q_ecn" -lt "$q_fifo" ]
+	tap_result "with ECN the queue stays shorter: median $q_ecn bytes vs $q_fifo over the FIFO without ECN" $?
 else
 	skip "with ECN the queue stays short" "the FIFO run did not fill the link ($g_fifo Mbit/s): host too busy to build a queue"
 fi
-python3 -c "import sys; e, n = float('${rtt_ecn:-0}'), float('${rtt_no:-0}'); sys.exit(0 if 0 < e < n else 1)"
-tap_result "RTT with ECN ($rtt_ecn ms) is below the RTT over the FIFO without ECN ($rtt_no ms)" $?
+python3 -c "import sys; e, n = float('${rtt_ecn:-0}'), float('${rtt_no:-0}'); sys.exit(0 if 0 < e < 2 * n / 3 else 1)"
+tap_result "RTT with ECN ($rtt_ecn ms) is below 2/3 of the RTT over the FIFO without ECN ($rtt_no ms)" $?
 set_default cubic
 tap_done
