@@ -11,8 +11,8 @@
 # each widened to the spread stock cubic/reno/dctcp shows against itself in the same
 # run (max - min over its runs; under TCG one RTO or loss burst more or less moves a
 # short flow's counts) and to a floor of 2 segments of cwnd (4 with four flows, whose
-# windows of 8-20 segments move by 3-6 between two stock runs), 3 retransmissions, 16/1024
-# of alpha; retransmissions, a count, also to twice its counting noise, 2 * sqrt(stock
+# windows of 8-20 segments move by 3-6 between two stock runs), 3 retransmissions, 32/1024
+# of alpha (stock dctcp alone: 162-188 after the RTO over 8 runs in 4 boots); retransmissions, a count, also to twice its counting noise, 2 * sqrt(stock
 # median) (two runs of each cannot resolve less: 48/46 stock vs 48/59 mltcp was seen). The table is printed as "# |" lines (bench/FIDELITY.md).
 #
 #   NS_S[0] ══ N flows ══ NS_RT ══ tbf 10 Mbit/s [+ RED ECN] ══> NS_RR ─(blackout)─ NS_R[0] ─(netem 10 ms)─> ACKs
@@ -164,7 +164,8 @@ for cfg in "${configs[@]}"; do
 	tap_result "$scen: $ml retransmissions within 10% of $base (or stock's own spread, or 2 sqrt(n))" $fail
 	if [ "$base" = dctcp ]; then
 		fail=0
-		res=$(check a 10 16 "${vals[st.a]}" "${vals[ml.a]}") || fail=1
+		# stock dctcp's own alpha after the RTO ranged 162-188/1024 over 8 runs in 4 boots
+		res=$(check a 10 32 "${vals[st.a]}" "${vals[ml.a]}") || fail=1
 		row "$scen" "alpha /1024" "${vals[st.a]}" "${vals[ml.a]}" "$res"
 		tap_result "$scen: $ml alpha within 10% of $base (or stock's own spread)" $fail
 	fi
