@@ -88,6 +88,16 @@ trap 'exit 130' INT TERM
 # ---------------------------------------------------------------- modules --------
 # ml_modprobe NAME [PARAM=VALUE...]: loads a module; one the test loaded itself is
 # unloaded again on exit (a module that was already loaded is left alone).
+# ml_force_f1: slope 0, intercept 1 (F = 1, every MLTCP module is its base algorithm)
+# for this test; the previous values come back on exit.
+ml_force_f1() {
+	local P=/sys/module/mltcp/parameters f
+	for f in slope intercept; do
+		at_exit "echo $(cat $P/$f) > $P/$f"
+	done
+	echo 0 >$P/slope && echo 1 >$P/intercept
+}
+
 ml_modprobe() {
 	local name=$1
 	if [ -d "/sys/module/$name" ]; then

@@ -17,10 +17,7 @@ P=/sys/module/mltcp/parameters
 ml_modprobe mltcp || bail "mltcp loads"
 tmp=$(mktemp -d)
 trap 'ml_cleanup; rm -rf "$tmp"' EXIT
-for f in slope intercept; do
-	at_exit "echo $(cat $P/$f) > $P/$f"
-done
-echo 0 >$P/slope && echo 1 >$P/intercept || bail "set slope 0, intercept 1"
+ml_force_f1 || bail "set slope 0, intercept 1"
 diag "F = $(cat $P/slope) * bytes_ratio + $(cat $P/intercept)"
 
 # set_default ALGO: the default congestion control of every namespace, so that the

@@ -49,10 +49,7 @@ prepare() {
 	for m in mltcp tcp_dctcp mltcp_reno mltcp_cubic mltcp_dctcp; do
 		ml_modprobe "$m" || return 1
 	done
-	for f in slope intercept; do
-		at_exit "echo $(cat $P/$f) > $P/$f"
-	done
-	echo 0 >$P/slope && echo 1 >$P/intercept || return 1
+	ml_force_f1 || return 1
 	ml_sysctl_restore net.ipv4.tcp_allowed_congestion_control
 	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n net.ipv4.tcp_allowed_congestion_control) dctcp"
 }

@@ -18,10 +18,7 @@ P=/sys/module/mltcp/parameters
 ml_modprobe mltcp_cubic || bail "mltcp_cubic loads"
 tmp=$(mktemp -d)
 trap 'ml_cleanup; rm -rf "$tmp"' EXIT
-for f in slope intercept; do
-	at_exit "echo $(cat $P/$f) > $P/$f"
-done
-echo 0 >$P/slope && echo 1 >$P/intercept || bail "set slope 0, intercept 1"
+ml_force_f1 || bail "set slope 0, intercept 1"
 
 dumbbell_setup 10 tbf 1 || bail "dumbbell"
 S=${NS_S[0]}

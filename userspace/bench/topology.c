@@ -211,6 +211,23 @@ static int add_qdiscs(struct topology *t, const struct topo_opts *o, const char 
 }
 
 /* Receivers behind the switch: d<j> in W, eth0 198.19.<j+1>.1 in D<j>. */
+/*
+ * Host j of one side: namespace @host with eth0 (198.NET.(j+1).1/24) on a veth whose other
+ * end, <@dev>j (198.NET.(j+1).254/24), sits in @hub; default route through the hub.
+ */
+static int attach_host(const char *hub, const char *host, char dev, unsigned net, unsigned j,
+		       unsigned mtu)
+{
+	return ns_add(host) ||
+	       cmdf("ip -n %s link add %c%u mtu %u type veth peer name eth0 mtu %u netns %s", hub,
+		    dev, j, mtu, mtu, host) ||
+	       cmdf("ip -n %s addr add 198.%u.%u.254/24 dev %c%u", hub, net, j + 1, dev, j) ||
+	       cmdf("ip -n %s addr add 198.%u.%u.1/24 dev eth0", host, net, j + 1) ||
+	       cmdf("ip -n %s link set %c%u up", hub, dev, j) ||
+	       cmdf("ip -n %s link set lo up", host) || cmdf("ip -n %s link set eth0 up", host) ||
+	       cmdf("ip -n %s route add default via 198.%u.%u.254", host, net, j + 1) ? -1 : 0;
+}
+
 static int add_receivers(struct topology *t, const struct topo_opts *o)
 {
 	const char *W = t->switch_ns;
@@ -218,14 +235,7 @@ static int add_receivers(struct topology *t, const struct topo_opts *o)
 	for (unsigned j = 0; j < t->njobs; j++) {
 		const char *D = t->rcv_ns[j];
 
-		if (ns_add(D) ||
-		    cmdf("ip -n %s link add d%u mtu %u type veth peer name eth0 mtu %u netns %s", W,
-			 j, o->mtu, o->mtu, D) ||
-		    cmdf("ip -n %s addr add 198.19.%u.254/24 dev d%u", W, j + 1, j) ||
-		    cmdf("ip -n %s addr add 198.19.%u.1/24 dev eth0", D, j + 1) ||
-		    cmdf("ip -n %s link set d%u up", W, j) || cmdf("ip -n %s link set lo up", D) ||
-		    cmdf("ip -n %s link set eth0 up", D) ||
-		    cmdf("ip -n %s route add default via 198.19.%u.254", D, j + 1))
+		if (attach_host(W, D, 'd', 19, j, o->mtu))
 			return -1;
 		snprintf(t->rcv_addr[j], sizeof(t->rcv_addr[j]), "198.19.%u.1", j + 1);
 	}
@@ -264,14 +274,7 @@ static int topology_build(struct topology *t, const struct topo_opts *o)
 	for (unsigned j = 0; j < t->njobs; j++) {
 		const char *S = t->snd_ns[j];
 
-		if (ns_add(S) ||
-		    cmdf("ip -n %s link add s%u mtu %u type veth peer name eth0 mtu %u netns %s", R,
-			 j, o->mtu, o->mtu, S) ||
-		    cmdf("ip -n %s addr add 198.18.%u.254/24 dev s%u", R, j + 1, j) ||
-		    cmdf("ip -n %s addr add 198.18.%u.1/24 dev eth0", S, j + 1) ||
-		    cmdf("ip -n %s link set s%u up", R, j) || cmdf("ip -n %s link set lo up", S) ||
-		    cmdf("ip -n %s link set eth0 up", S) ||
-		    cmdf("ip -n %s route add default via 198.18.%u.254", S, j + 1))
+		if (attach_host(R, S, 's', 18, j, o->mtu))
 			return -1;
 	}
 	if (cmdf("ip -n %s route add 198.19.0.0/16 via 198.18.0.2", R) ||
