@@ -3,7 +3,8 @@
 # same run, its single-flow goodput over a 100 Mbit/s bottleneck is within 5% of the
 # kernel's own reno/cubic/dctcp, and two flows share the link like the base
 # algorithm's two flows do (aggregate within 5%, Jain's fairness index no worse
-# than the base's by more than 0.05). DCTCP runs over the RED+ECN bottleneck, the
+# than the base's by more than 0.08: stock dctcp's own index ranged 0.735-0.812 over
+# five runs in this test, so a 0.05 margin sat on its noise). DCTCP runs over the RED+ECN bottleneck, the
 # others over the tbf FIFO.
 #
 #   NS_S[0] ── NS_RT ══ tbf 100 Mbit/s [+ RED ECN] ══> NS_RR ── NS_R[0]
@@ -78,8 +79,8 @@ for run in "${runs[@]}"; do
 	sm=$(python3 -c "print(${m1:-0} + ${m2:-0})")
 	diag "two flows: $base ${b1:-?} + ${b2:-?} = $sb (Jain $jb); $ml ${m1:-?} + ${m2:-?} = $sm (Jain $jm)"
 	within_pct "$sm" "$sb" 5 &&
-		python3 -c "import sys; sys.exit(0 if $jm >= min($jb, 0.95) - 0.05 else 1)"
-	tap_result "two $ml flows share the link like $base (aggregate within 5%, Jain >= base - 0.05)" $?
+		python3 -c "import sys; sys.exit(0 if $jm >= min($jb, 0.95) - 0.08 else 1)"
+	tap_result "two $ml flows share the link like $base (aggregate within 5%, Jain >= base - 0.08)" $?
 
 	set_default cubic
 	# next run gets a fresh topology (and frees this one's module references)
