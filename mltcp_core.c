@@ -524,24 +524,58 @@ static u32 mltcp_send_gap_us(const struct tcp_sock *tp)
 	return jiffies_to_usecs(gap);
 }
 
+/*
+ * The window a restart goes back to: the route's initcwnd if it has one,
+ * else RFC 6928's ten segments, within the clamp (what TCP starts a
+ * connection with).
+ */
+static u32 mltcp_initial_window(struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	const struct dst_entry *dst = __sk_dst_get(sk);
+	u32 w = dst ? dst_metric(dst, RTAX_INITCWND) : 0;
+
+	return min(w ? w : TCP_INIT_CWND, tp->snd_cwnd_clamp);
+}
+
+/* A new iteration's first transmission: see mltcp_restart_due(). */
+static void mltcp_restart_window(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 before = tcp_snd_cwnd(tp);
+	u32 w = mltcp_initial_window(sk);
+
+	if (w >= before)
+		return;
+	tcp_snd_cwnd_set(tp, w);
+	tp->snd_cwnd_stamp = tcp_jiffies32;
+	trace_mltcp_restart(sk, before, w);
+}
+
 /**
  * mltcp_ca_cwnd_event() - iteration tracking on congestion-window events
  * @sk: socket
  * @ev: event
  *
  * On CA_EVENT_TX_START (a transmission while nothing is in flight) an
- * idle gap ends a learned iteration.  Algorithms with their own
+ * idle gap ends a learned iteration and, where F is in use, restarts the
+ * window (mltcp_restart_due()).  It runs before the first segment of the
+ * new flight leaves, so the whole flight obeys the restarted window.  Algorithms with their own
  * cwnd_event call this from it; Reno uses it directly.
  */
 void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
-	const struct tcp_sock *tp = tcp_sk(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
 	u32 thresh;
 
 	if (ev != CA_EVENT_TX_START)
 		return;
 	thresh = mltcp_idle_threshold_us(READ_ONCE(mltcp_idle_ms),
 					 tp->srtt_us >> 3);
+	if (mltcp_restart_due(mltcp_sk(sk), READ_ONCE(mltcp_mode),
+			      READ_ONCE(mltcp_fparams), tp->snd_nxt - tp->snd_una,
+			      mltcp_send_gap_us(tp), thresh))
+		mltcp_restart_window(sk);
 	if (mltcp_on_tx_start(mltcp_sk(sk), tp->bytes_acked,
 			      tp->snd_nxt - tp->snd_una,
 			      mltcp_send_gap_us(tp), thresh) == MLTCP_EV_LEARNED) {

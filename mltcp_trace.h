@@ -7,6 +7,8 @@
  *   mltcp_ack        one ACK's F sample in congestion avoidance; costs a
  *                    patched-out branch while disabled (static key), and
  *                    everything it records is read inside the enabled path
+ *   mltcp_restart    a new iteration's first transmission restarted the
+ *                    window: cwnd before and after
  *
  * Usage: perf trace -e 'mltcp:*', or
  *   bpftrace -e 'tracepoint:mltcp:mltcp_iteration { @[args->source] = count(); }'
@@ -118,6 +120,35 @@ TRACE_EVENT(mltcp_ack,
 		  __entry->sport, __entry->dport, __entry->bytes_this_iter,
 		  __entry->bytes_per_iter, __entry->ratio, __entry->f, __entry->acked,
 		  __entry->credit, __entry->cwnd)
+);
+
+TRACE_EVENT(mltcp_restart,
+
+	TP_PROTO(const struct sock *sk, u32 cwnd_before, u32 cwnd),
+
+	TP_ARGS(sk, cwnd_before, cwnd),
+
+	TP_STRUCT__entry(
+		__field(const void *, skaddr)
+		__field(__u16, sport)
+		__field(__u16, dport)
+		__field(__u32, cwnd_before)
+		__field(__u32, cwnd)
+		__field(__u32, ssthresh)
+	),
+
+	TP_fast_assign(
+		__entry->skaddr = sk;
+		__entry->sport = ntohs(inet_sk(sk)->inet_sport);
+		__entry->dport = ntohs(inet_sk(sk)->inet_dport);
+		__entry->cwnd_before = cwnd_before;
+		__entry->cwnd = cwnd;
+		__entry->ssthresh = tcp_sk(sk)->snd_ssthresh;
+	),
+
+	TP_printk("sport=%u dport=%u cwnd_before=%u cwnd=%u ssthresh=%u",
+		  __entry->sport, __entry->dport, __entry->cwnd_before, __entry->cwnd,
+		  __entry->ssthresh)
 );
 
 #endif /* _MLTCP_TRACE_H */

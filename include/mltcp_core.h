@@ -437,6 +437,21 @@ static inline bool mltcp_tiebreak_active(const struct mltcp_sock *ms)
 }
 
 /**
+ * mltcp_f_active() - does F apply to this socket at all?
+ * @ms: socket state
+ * @mode: global enum mltcp_mode
+ *
+ * Return: false in mode off, while the iteration size is unknown, and in
+ *	mode given for sockets that got no hint; F is exactly 1 then.
+ */
+static inline bool mltcp_f_active(const struct mltcp_sock *ms, int mode)
+{
+	if (mode == MLTCP_MODE_OFF || !ms->bytes_per_iter)
+		return false;
+	return mode != MLTCP_MODE_GIVEN || (ms->flags & MLTCP_SF_HINTED);
+}
+
+/**
  * mltcp_sock_f_q10() - the F a socket uses right now
  * @ms: socket state
  * @mode: global enum mltcp_mode
@@ -456,9 +471,7 @@ static inline u32 mltcp_sock_f_q10(const struct mltcp_sock *ms, int mode,
 {
 	u32 ratio;
 
-	if (mode == MLTCP_MODE_OFF || !ms->bytes_per_iter)
-		return MLTCP_Q10_ONE;
-	if (mode == MLTCP_MODE_GIVEN && !(ms->flags & MLTCP_SF_HINTED))
+	if (!mltcp_f_active(ms, mode))
 		return MLTCP_Q10_ONE;
 	ratio = mltcp_ratio_q10(mltcp_bytes_done(acked, ms->mark),
 				ms->bytes_per_iter);
@@ -607,6 +620,40 @@ static inline bool mltcp_is_idle_gap(u32 outstanding, u32 gap_us,
 				     u32 threshold_us)
 {
 	return !outstanding && gap_us > threshold_us;
+}
+
+/**
+ * mltcp_restart_due() - does this transmission restart the window?
+ * @ms: socket state
+ * @mode: global enum mltcp_mode
+ * @params: packed slope/intercept
+ * @outstanding: bytes sent but not yet acked (snd_nxt - snd_una)
+ * @gap_us: time since the last data transmission
+ * @threshold_us: mltcp_idle_threshold_us()
+ *
+ * An MLTCP socket starts each iteration's communication from the initial
+ * window, as RFC 5681 (4.1) has every TCP do after an idle period longer
+ * than the RTO: the compute phase is such a period, only often shorter
+ * than the RTO, and MLTCP, unlike TCP, knows it is one.  The reason is the
+ * interleaving: a job whose phase begins while another is still sending
+ * would otherwise burst the whole window it had at the end of its last
+ * phase into a queue the other job holds; the tail drops that follow hit
+ * both jobs, stretch both phases and throw interleaved jobs back into
+ * overlap (bench/ANALYSIS.md).  Restarted, the newcomer's slow start is
+ * clocked by the RTT of the full queue and it yields to the job already
+ * sending; alone, the ramp costs a few RTTs of an empty path.
+ *
+ * Only where F is in use (slope > 0, mltcp_f_active()): with slope 0 the
+ * algorithm stays exactly its base.
+ *
+ * Return: true when the window restarts.
+ */
+static inline bool mltcp_restart_due(const struct mltcp_sock *ms, int mode,
+				     u32 params, u32 outstanding, u32 gap_us,
+				     u32 threshold_us)
+{
+	return mltcp_params_slope(params) && mltcp_f_active(ms, mode) &&
+	       mltcp_is_idle_gap(outstanding, gap_us, threshold_us);
 }
 
 /**

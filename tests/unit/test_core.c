@@ -576,12 +576,46 @@ static void test_tiebreak_init(void **state)
 	assert_false(mltcp_stagger_valid(MLTCP_STAGGER_MAX + 1));
 }
 
+/* The window restarts at an iteration's first transmission only where F is in use. */
+static void test_restart_due(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+	u32 thr = mltcp_idle_threshold_us(10, 0);	/* 10 ms */
+
+	(void)state;
+	/* size unknown (learned mode, first iterations): F = 1, no restart */
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 50000, thr));
+	mltcp_set_size(&ms, 4 * MB);
+	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 50000, thr));
+	/* not after an idle gap: data in flight, or a gap below the threshold */
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 1, 50000, thr));
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, thr, thr));
+	/* slope 0 is exactly the base algorithm, whatever the intercept */
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, mltcp_params_pack(0, ONE),
+				       0, 50000, thr));
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, mltcp_params_pack(0, 2 * ONE),
+				       0, 50000, thr));
+	/* mode off; mode given for a socket without hints */
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_OFF, PARAMS_DEFAULT, 0, 50000, thr));
+	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 50000, thr));
+	ms.flags &= (u8)~MLTCP_SF_HINTED;
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 50000, thr));
+	/* learned size (three iterations seen) */
+	ms = new_sock(0);
+	mltcp_record_iter(&ms, MB);
+	mltcp_record_iter(&ms, MB);
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 50000, thr));
+	mltcp_record_iter(&ms, MB);
+	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 50000, thr));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_f_at_ratios),
 		cmocka_unit_test(test_head_start),
 		cmocka_unit_test(test_tiebreak_init),
+		cmocka_unit_test(test_restart_due),
 		cmocka_unit_test(test_ratio_from_socket),
 		cmocka_unit_test(test_clamping),
 		cmocka_unit_test(test_counter_wrap),
