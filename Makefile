@@ -52,7 +52,7 @@ deps:
 deps-check:
 	@scripts/deps.sh --install $(USER_KVERS) >/dev/null
 
-KSRC := Kbuild $(wildcard *.c *.h) include
+KSRC := Kbuild VERSION $(wildcard *.c *.h) include
 
 kobj:
 ifneq ($(abspath $(KOBJ)),$(CURDIR))
