@@ -114,7 +114,11 @@ dkms-src:
 	cp -R Makefile $(filter-out %.mod.c,$(KSRC)) $(DKMS_SRC)/
 	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf >$(DKMS_SRC)/dkms.conf
 
-dkms-install: dkms-src
+# Installing the same release again rebuilds it from the checkout's current sources.
+dkms-install:
+	if dkms status -m mltcp -v $(VERSION) | grep -q .; then \
+		dkms remove -m mltcp -v $(VERSION) --all; fi
+	$(MAKE) --no-print-directory dkms-src
 	dkms add -m mltcp -v $(VERSION)
 	dkms install -m mltcp -v $(VERSION) $(if $(USER_KVER),-k $(USER_KVER))
 
