@@ -119,7 +119,8 @@ cleanup() {
 	[ $installed = 1 ] || return 0
 	installed=0
 	dpkg -P "${pkgs[@]}" >>"$out/purge.log" 2>&1
-	dkms status -m mltcp 2>/dev/null | grep -q . && dkms remove -m mltcp --all >>"$out/purge.log" 2>&1
+	dkms status -m mltcp 2>/dev/null | grep -q . &&
+		dkms remove -m mltcp -v "$version" --all >>"$out/purge.log" 2>&1
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
