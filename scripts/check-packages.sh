@@ -11,7 +11,8 @@
 #  3. installs them on this machine with dpkg -i: mltcp-dkms's postinst runs DKMS for
 #     the kernels in /lib/modules, and must not fail for a running kernel without
 #     headers; DKMS then builds and installs mltcp for each KVER (dkms install -k),
-#  4. checks that the release in VERSION is the one everything carries,
+#  4. checks that the release in VERSION is the one everything carries, and that the
+#     package's DKMS tree is the one `make dkms-install` makes from the checkout,
 #  5. boots each KVER in the QEMU bench with the modules DKMS installed (and no others of
 #     ours) and runs scripts/check-packages-guest.sh there: modprobe, the boot-time
 #     examples, traffic, mltcpctl and the Python binding from the packages,
@@ -180,6 +181,12 @@ lap "install and DKMS"
 ) >"$out/versions.log" 2>&1
 result "one release $version: the packages, mltcpctl -V, mltcp.pc, dkms.conf, libmltcp.so.$version (soname libmltcp.so.1)" $? \
 	"$out/versions.log"
+
+# `make dkms-install` from a checkout and the package install the same DKMS tree.
+make --no-print-directory -s dkms-src DKMS_SRC="$out/dkms-src" >"$out/dkms-src.log" 2>&1 &&
+	diff -r "$out/dkms-src" "/usr/src/mltcp-$version" >>"$out/dkms-src.log" 2>&1
+result "make dkms-src (what make dkms-install adds) is the tree mltcp-dkms put in /usr/src/mltcp-$version" $? \
+	"$out/dkms-src.log"
 
 # ---- 5. the guest -------------------------------------------------------------------
 for k in "${kvers[@]}"; do
