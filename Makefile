@@ -8,7 +8,11 @@
 #   make unit         userspace unit tests only (cmocka, host)
 #   make deps         install build/bench dependencies (Debian, root)
 #   make sparse       build the modules with sparse (C=1)
-#   make install      install modules for KVER, libmltcp, headers and tools
+#   make install      install modules for KVER, libmltcp, headers and tools (DESTDIR
+#                     honoured)
+#   make dkms-install copy the module sources to /usr/src/mltcp-VERSION, then dkms add,
+#                     build and install them (for KVER if given, else the running kernel)
+#   make dkms-remove  dkms remove --all and delete /usr/src/mltcp-VERSION
 #
 # KVER is the kernel the modules are built for and the bench boots. By default it is
 # the ABI that Debian's linux-image-amd64 currently points to; on a real host use
@@ -36,6 +40,7 @@ VM_TIMEOUT ?= 1500
 export BUILD
 
 .PHONY: all kobj modules userspace unit check deps deps-check sparse install clean demo bench
+.PHONY: dkms-src dkms-install dkms-remove
 
 all: modules userspace
 
@@ -52,7 +57,7 @@ deps:
 deps-check:
 	@scripts/deps.sh --install $(USER_KVERS) >/dev/null
 
-KSRC := Kbuild $(wildcard *.c *.h) include
+KSRC := Kbuild VERSION $(wildcard *.c *.h) include
 
 kobj:
 ifneq ($(abspath $(KOBJ)),$(CURDIR))
@@ -93,8 +98,34 @@ bench: deps-check
 	scripts/bench.sh full
 
 install: modules userspace
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) \
+		modules_install
 	$(MAKE) -C userspace BUILD=$(BUILD) PREFIX=$(PREFIX) install
+
+# DKMS (dkms.conf): the module sources, the Kbuild/Makefile pair that builds them and
+# VERSION, the one place the release is kept, go to DKMS_SRC (also used by debian/rules).
+VERSION := $(strip $(shell cat $(CURDIR)/VERSION))
+DKMS_SRC ?= $(DESTDIR)/usr/src/mltcp-$(VERSION)
+
+dkms-src:
+	@test -n "$(VERSION)" || { echo "VERSION is missing or empty" >&2; exit 1; }
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -R Makefile $(filter-out %.mod.c,$(KSRC)) $(DKMS_SRC)/
+	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf >$(DKMS_SRC)/dkms.conf
+
+# Installing the same release again rebuilds it from the checkout's current sources.
+dkms-install:
+	if dkms status -m mltcp -v $(VERSION) | grep -q .; then \
+		dkms remove -m mltcp -v $(VERSION) --all; fi
+	$(MAKE) --no-print-directory dkms-src
+	dkms add -m mltcp -v $(VERSION)
+	dkms install -m mltcp -v $(VERSION) $(if $(USER_KVER),-k $(USER_KVER))
+
+dkms-remove:
+	if dkms status -m mltcp -v $(VERSION) | grep -q .; then \
+		dkms remove -m mltcp -v $(VERSION) --all; fi
+	rm -rf $(DKMS_SRC)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean || true

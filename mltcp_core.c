@@ -806,3 +806,4 @@ module_exit(mltcp_core_exit);
 MODULE_AUTHOR("MLTCP project");
 MODULE_DESCRIPTION("MLTCP shared core: iteration tracking and F for MLTCP congestion controls");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(MLTCP_VERSION);

@@ -496,3 +496,4 @@ module_exit(mltcp_cubic_unregister);
 MODULE_AUTHOR("MLTCP project");
 MODULE_DESCRIPTION("MLTCP CUBIC: Linux's CUBIC with HyStart, growth scaled by F(bytes_ratio)");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(MLTCP_VERSION);

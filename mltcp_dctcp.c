@@ -345,3 +345,4 @@ module_exit(mltcp_dctcp_unregister);
 MODULE_AUTHOR("MLTCP project");
 MODULE_DESCRIPTION("MLTCP DCTCP: DCTCP (RFC 8257) with additive increase scaled by F(bytes_ratio)");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(MLTCP_VERSION);

@@ -47,3 +47,4 @@ module_exit(mltcp_reno_unregister);
 MODULE_AUTHOR("MLTCP project");
 MODULE_DESCRIPTION("MLTCP Reno: Reno with additive increase scaled by F(bytes_ratio)");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(MLTCP_VERSION);

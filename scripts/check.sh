@@ -107,6 +107,12 @@ kernel_stages() {
 for k in "${kvers[@]}"; do
 	kernel_stages "$k"
 done
+# Build, install (DKMS for each kernel), boot and purge the Debian packages.
+start=$(date +%s)
+stream scripts/check-packages.sh "${kvers[@]}"
+rc=$?
+[ $rc != 0 ] && [ $rc != 1 ] && say "not ok - [pkg] scripts/check-packages.sh: exit status $rc"
+echo "packages $(($(date +%s) - start))s" >>"$times"
 echo
 say "# time per kernel: $(tr '\n' ';' <"$times" | sed 's/;$//; s/;/; /g')"
 scripts/tap-summary "$log"

@@ -53,6 +53,8 @@ pkgs=(
 	build-essential bc kmod cpio xz-utils busybox-static qemu-system-x86 qemu-utils
 	iproute2 iputils-ping iperf3 jq procps util-linux ethtool python3
 	pkg-config libcmocka-dev libmnl-dev sparse gnuplot-nox
+	# Debian packages and DKMS (scripts/check-packages.sh)
+	dpkg-dev debhelper dh-dkms dkms dh-python lintian
 )
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }

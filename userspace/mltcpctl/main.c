@@ -13,7 +13,11 @@
 #include "output.h"
 #include "parse.h"
 
-#define MLTCPCTL_VERSION "1.0"
+/* The release, from the top-level VERSION file (the Makefile passes it). */
+#ifndef MLTCP_VERSION
+#error "MLTCP_VERSION is not defined: build mltcpctl with its Makefile"
+#endif
+#define MLTCPCTL_VERSION MLTCP_VERSION
 
 static const char usage[] =
 "Usage: mltcpctl [OPTIONS] [COMMAND] [OPTIONS]\n"
