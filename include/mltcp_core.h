@@ -22,8 +22,12 @@
  * Iteration boundaries and sizes come from two sources:
  *
  *  - learned: on the first transmission after the socket had nothing
- *    outstanding, a send gap longer than the idle threshold ends the
- *    current iteration.  Its size is recorded; once three iterations are
+ *    outstanding, a send gap longer than the idle threshold ends a burst;
+ *    it ends the current iteration when it is about as long as the gap
+ *    that ended the last one (mltcp_learn_gap(): a DDP iteration is
+ *    several bursts, one per gradient bucket, separated by shorter gaps;
+ *    with one burst per iteration every idle gap ends one).  Its size is
+ *    recorded; once three iterations are
  *    recorded, bytes per iteration is the median of the last three,
  *    which ignores any single outlier.  Iterations that moved fewer than
  *    MLTCP_MIN_ITER_BYTES are not recorded: their bytes roll over into
@@ -59,6 +63,7 @@
 #include <linux/types.h>
 #include <linux/errno.h>
 #include <linux/math64.h>
+#include <linux/bitops.h>
 #else
 #include <stdbool.h>
 #include <stdint.h>
@@ -133,6 +138,15 @@ enum mltcp_mode {
  *	(milliseconds); only reported (tracepoints), never used in the math
  * @tiebreak: Q10 in [0, 1024], the socket's share of the stagger (its
  *	head start, see mltcp_head_start_q10()); random unless given
+ * @gap_q8: learner: log2 of the send gap that ended the last learned
+ *	iteration, in 1/8 octaves of microseconds (mltcp_gap_q8()); 0 = none yet
+ * @bursts: learner: bursts (sends between two idle gaps) of the current
+ *	learned iteration so far in the low nibble; in the high nibble, the
+ *	bursts per iteration, a maximum over the last iterations that forgets
+ *	slowly (mltcp_learn_gap()); both saturate at 15
+ *
+ * @gap_q8 and @bursts fill what was padding: the size stays 56 bytes, which
+ * CUBIC's private state needs (MLTCP_CHECK_PRIV).
  */
 struct mltcp_sock {
 	u64 mark;
@@ -144,6 +158,8 @@ struct mltcp_sock {
 	u8 nhist;
 	u32 start_ms;
 	u16 tiebreak;
+	u8 gap_q8;
+	u8 bursts;
 };
 
 /* What an event did to the iteration state. */
@@ -708,6 +724,113 @@ static inline int mltcp_set_tiebreak(struct mltcp_sock *ms, u32 q10)
 	return 0;
 }
 
+/*
+ * Iteration gaps.  Data-parallel training all-reduces its gradients bucket
+ * by bucket during the backward pass, so one iteration's traffic comes in
+ * several bursts: the gaps between them are the backward time of a few
+ * layers, the gap that separates two iterations is the rest of the
+ * iteration (optimizer step, data loading, the forward pass and the
+ * backward pass up to the first bucket).  The learner ends an iteration at
+ * an idle gap only when the gap is as long as the one that ended the last
+ * learned iterations (a running average: halfway to each new one), within
+ * MLTCP_GAP_TOL_Q8: the repeating unit is the stretch between two of the
+ * longest gaps of the cycle.  Gap lengths are
+ * compared in the log domain, 1/8 octave per step (mltcp_gap_q8()).
+ *
+ * MLTCP_GAP_TOL_Q8: a gap at least 2^(-6/8) = 0.59 times the last
+ *	iteration gap ends an iteration (jitter of the iteration gap); inner
+ *	gaps must be shorter, about half the iteration gap or less.
+ * MLTCP_GAP_STEP_Q8: a learned iteration that already has twice the bursts
+ *	of the last one, and at least MLTCP_BURSTS_OVERDUE, is overdue: each further gap lowers the reference by
+ *	this step (3/8 octave), so a reference raised by one slow iteration
+ *	(the first, a checkpoint) comes down to the longest gap of the
+ *	current cycle in a few bursts.  The burst count of the last iteration
+ *	forgets slowly (@bursts), so an iteration cut short does not make
+ *	the next one overdue early.
+ *
+ * One burst per iteration (or gaps all about the same length) gives the
+ * plain rule: every idle gap ends an iteration.  Inner gaps longer than
+ * about 0.6 of the iteration gap make the learner count bursts, not
+ * iterations; the control plane's marks (mltcp.torch) are exact.
+ */
+#define MLTCP_GAP_TOL_Q8	6
+#define MLTCP_GAP_STEP_Q8	3
+#define MLTCP_BURSTS_OVERDUE	3
+#define MLTCP_BURSTS_MAX	15
+
+static inline unsigned int mltcp_fls32(u32 x)
+{
+#ifdef __KERNEL__
+	return fls(x);
+#else
+	return x ? 32 - (unsigned int)__builtin_clz(x) : 0;
+#endif
+}
+
+/**
+ * mltcp_gap_q8() - a send gap on a log scale
+ * @gap_us: the gap in microseconds
+ *
+ * Return: about 8 * log2(@gap_us) (the exponent and three mantissa bits),
+ *	monotonic, in [1, 255]; a gap twice as long is 8 larger.
+ */
+static inline u8 mltcp_gap_q8(u32 gap_us)
+{
+	unsigned int msb, frac, code;
+
+	if (gap_us < 2)
+		return 1;
+	msb = mltcp_fls32(gap_us) - 1;
+	frac = msb >= 3 ? (gap_us >> (msb - 3)) & 7 : (gap_us << (3 - msb)) & 7;
+	code = msb * 8 + frac;
+	return (u8)(code ? code : 1);
+}
+
+/**
+ * mltcp_learn_gap() - does an idle gap end the learned iteration?
+ * @ms: socket state
+ * @gap_us: the gap, in microseconds
+ *
+ * Updates the gap reference and the burst counts (see MLTCP_GAP_TOL_Q8).
+ * O(1), no allocation.
+ *
+ * Return: true when the gap ends the current iteration.
+ */
+static inline bool mltcp_learn_gap(struct mltcp_sock *ms, u32 gap_us)
+{
+	unsigned int g = mltcp_gap_q8(gap_us);
+	unsigned int cur = ms->bursts & 0xf, prev = ms->bursts >> 4;
+	unsigned int ref = ms->gap_q8;
+
+	if (!ref || g + MLTCP_GAP_TOL_Q8 >= ref) {
+		/*
+		 * Bursts per iteration: a maximum that forgets one at a time,
+		 * and only at a gap as long as the reference (an iteration
+		 * cut short by a lowered reference teaches nothing).
+		 */
+		if (cur + 1 >= prev)
+			prev = cur + 1 > MLTCP_BURSTS_MAX ? MLTCP_BURSTS_MAX : cur + 1;
+		else if (g >= ref)
+			prev--;
+		ms->bursts = (u8)(prev << 4);
+		/* up to a longer gap, halfway down to a shorter one */
+		ms->gap_q8 = (u8)(g >= ref ? g : (ref + g + 1) / 2);
+		return true;
+	}
+	/*
+	 * A shorter gap.  Overdue (twice the bursts of the last iteration):
+	 * the reference is too long; it comes down a step per gap, so the
+	 * first gap it meets is about the longest of the cycle.
+	 * ref > g + MLTCP_GAP_TOL_Q8 >= 7: it stays > 0.
+	 */
+	if (cur + 1 >= 2 * prev && cur + 1 >= MLTCP_BURSTS_OVERDUE)
+		ms->gap_q8 = (u8)(ref - MLTCP_GAP_STEP_Q8 > g ? ref - MLTCP_GAP_STEP_Q8 : g + 1);
+	if (cur < MLTCP_BURSTS_MAX)
+		cur++;
+	ms->bursts = (u8)((prev << 4) | cur);
+	return false;
+}
+
 /**
  * mltcp_on_tx_start() - first transmission after nothing was in flight
  * @ms: socket state
@@ -715,6 +838,10 @@ static inline int mltcp_set_tiebreak(struct mltcp_sock *ms, u32 q10)
  * @outstanding: bytes sent and not acked (0 for a real idle restart)
  * @gap_us: time since the last data was sent
  * @threshold_us: idle threshold
+ *
+ * An idle gap ends a burst; it ends the learned iteration when
+ * mltcp_learn_gap() says it is an iteration gap and the iteration moved at
+ * least MLTCP_MIN_ITER_BYTES (else its bytes roll over into the next).
  *
  * Return: MLTCP_EV_LEARNED when this ended an iteration, else MLTCP_EV_NONE.
  */
@@ -729,7 +856,10 @@ static inline enum mltcp_event mltcp_on_tx_start(struct mltcp_sock *ms,
 	if (!mltcp_is_idle_gap(outstanding, gap_us, threshold_us))
 		return MLTCP_EV_NONE;
 	size = mltcp_bytes_done(acked, ms->mark);
-	if (size < MLTCP_MIN_ITER_BYTES)
+	/* nothing sent yet: the gap is the connection's setup, not training */
+	if (!size)
+		return MLTCP_EV_NONE;
+	if (!mltcp_learn_gap(ms, gap_us) || size < MLTCP_MIN_ITER_BYTES)
 		return MLTCP_EV_NONE;
 	mltcp_record_iter(ms, size);
 	ms->mark = acked;

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the iteration learner (mltcp_on_tx_start(), mltcp_learn_gap()
+ * in include/mltcp_core.h) with recorded send patterns of data-parallel
+ * training: several bursts (gradient buckets) per iteration separated by
+ * shorter gaps, jitter, a different first iteration, gradient accumulation.
+ * Output is TAP with CMOCKA_MESSAGE_OUTPUT=TAP.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "mltcp_core.h"
+
+#define KB	1000ULL
+#define MB	(1000ULL * 1000ULL)
+#define MS	1000U
+/* 10 ms floor, srtt 1 ms */
+#define THRESH	mltcp_idle_threshold_us(MLTCP_IDLE_MS_DEFAULT, 1000)
+#define MAXB	16
+
+/*
+ * One DDP job seen from one socket: each iteration sends @nb bursts of
+ * @size[j] bytes; the gap before burst j > 0 is @inner[j] (backward time of
+ * the layers in bucket j), the gap before burst 0 is @inter (optimizer step,
+ * forward pass, backward up to the first bucket).  Gaps get +-@jitter_pct
+ * uniform jitter.
+ */
+struct pattern {
+	unsigned int nb;
+	u64 size[MAXB];
+	u32 inner[MAXB];
+	u32 inter;
+	unsigned int jitter_pct;
+};
+
+struct sim {
+	struct mltcp_sock ms;
+	u64 acked;
+	u32 rng;
+	unsigned int learned;	/* MLTCP_EV_LEARNED events */
+	bool started;
+};
+
+static void sim_init(struct sim *s, u32 seed)
+{
+	memset(s, 0, sizeof(*s));
+	mltcp_sock_init(&s->ms, 0, seed);
+	s->rng = seed | 1;
+}
+
+static u32 jitter(struct sim *s, u32 gap, unsigned int pct)
+{
+	int64_t r;
+
+	/* xorshift32 */
+	s->rng ^= s->rng << 13;
+	s->rng ^= s->rng >> 17;
+	s->rng ^= s->rng << 5;
+	if (!pct)
+		return gap;
+	r = (int64_t)(s->rng % (2 * pct + 1)) - (int64_t)pct;
+	return (u32)((int64_t)gap * (100 + r) / 100);
+}
+
+/* A burst of @bytes after a gap of @gap_us (the first burst has no gap). */
+static void burst(struct sim *s, u32 gap_us, u64 bytes)
+{
+	if (s->started &&
+	    mltcp_on_tx_start(&s->ms, s->acked, 0, gap_us, THRESH) == MLTCP_EV_LEARNED)
+		s->learned++;
+	s->started = true;
+	s->acked += bytes;
+}
+
+static void run(struct sim *s, const struct pattern *p, unsigned int iters)
+{
+	for (unsigned int i = 0; i < iters; i++)
+		for (unsigned int j = 0; j < p->nb; j++)
+			burst(s, jitter(s, j ? p->inner[j] : p->inter, p->jitter_pct),
+			      p->size[j]);
+}
+
+/* The training loop's next iteration starts: its first bucket's gap. */
+static void finish(struct sim *s, const struct pattern *p)
+{
+	burst(s, p->inter, 0);
+}
+
+static u64 iter_bytes(const struct pattern *p)
+{
+	u64 t = 0;
+
+	for (unsigned int j = 0; j < p->nb; j++)
+		t += p->size[j];
+	return t;
+}
+
+/*
+ * @nb buckets of unequal sizes (last layers small, first layers large, as
+ * a CNN's), backward time spread over them: inner gaps 40..110 ms, the
+ * iteration gap (forward + optimizer + first bucket's backward) 400 ms.
+ */
+static struct pattern ddp(unsigned int nb, unsigned int jitter_pct)
+{
+	struct pattern p = { .nb = nb, .inter = 400 * MS, .jitter_pct = jitter_pct };
+
+	for (unsigned int j = 0; j < nb; j++) {
+		p.size[j] = (300 + 150 * j) * KB;
+		p.inner[j] = (40 + (j * 37) % 71) * MS;
+	}
+	return p;
+}
+
+static void assert_count(unsigned int got, unsigned int want, unsigned int slack)
+{
+	if (got + slack < want || got > want + slack)
+		fail_msg("counted %u iterations, want %u +- %u", got, want, slack);
+}
+
+/* 1, 4 and 8 buckets: one iteration per cycle, the iteration's size. */
+static void test_buckets(void **state)
+{
+	static const unsigned int nbs[] = { 1, 2, 4, 8, 12 };
+
+	(void)state;
+	for (unsigned int n = 0; n < sizeof(nbs) / sizeof(nbs[0]); n++) {
+		struct pattern p = ddp(nbs[n], 0);
+		struct sim s;
+
+		sim_init(&s, 7 + n);
+		run(&s, &p, 100);
+		finish(&s, &p);
+		print_message("# %u buckets: %u iterations counted for 100\n", nbs[n], s.learned);
+		/* the first iteration's inner gaps may count before the
+		 * first iteration gap is seen: at most nb extra */
+		assert_count(s.learned, 100, nbs[n]);
+		assert_true(s.ms.iters == s.learned);
+		assert_true(s.ms.bytes_per_iter == iter_bytes(&p));
+		assert_true(mltcp_last_iter_bytes(&s.ms) == iter_bytes(&p));
+		assert_int_equal(s.ms.bursts >> 4, nbs[n]);
+	}
+}
+
+/* +-25% jitter on every gap: still one iteration per cycle. */
+static void test_jitter(void **state)
+{
+	(void)state;
+	for (unsigned int nb = 1; nb <= 8; nb++) {
+		struct pattern p = ddp(nb, 25);
+		struct sim s;
+
+		sim_init(&s, 100 + nb);
+		run(&s, &p, 200);
+		finish(&s, &p);
+		assert_count(s.learned, 200, nb);
+		assert_true(s.ms.bytes_per_iter == iter_bytes(&p));
+	}
+}
+
+/* The old behaviour, one burst per iteration: every idle gap ends one,
+ * even when the gaps vary by +-25% from one iteration to the next. */
+static void test_one_burst_per_iter(void **state)
+{
+	struct pattern p = { .nb = 1, .size = { 5 * MB }, .inter = 300 * MS,
+			     .jitter_pct = 25 };
+	struct sim s;
+
+	(void)state;
+	sim_init(&s, 3);
+	run(&s, &p, 500);
+	finish(&s, &p);
+	assert_int_equal(s.learned, 500);
+	assert_true(s.ms.bytes_per_iter == 5 * MB);
+}
+
+/*
+ * A different first iteration: DDP broadcasts the model from rank 0 at
+ * construction (one big burst), the first iteration is 3x slower (lazy
+ * initialisation) and its buckets come in the default order; then the
+ * steady pattern.
+ */
+static void test_first_iteration_differs(void **state)
+{
+	struct pattern p = ddp(4, 10);
+	struct sim s;
+
+	(void)state;
+	sim_init(&s, 11);
+	burst(&s, 0, iter_bytes(&p));		/* broadcast */
+	for (unsigned int j = 0; j < p.nb; j++)	/* slow first iteration */
+		burst(&s, 3 * (j ? p.inner[p.nb - 1 - j] : p.inter), p.size[p.nb - 1 - j]);
+	run(&s, &p, 60);
+	finish(&s, &p);
+	/* broadcast + 61 iterations; the slow one may cost a few */
+	assert_count(s.learned, 62, 3);
+	assert_true(s.ms.bytes_per_iter == iter_bytes(&p));
+
+	/* a first gap three times too long, one burst per iteration:
+	 * the reference comes down within a few iterations */
+	{
+		struct pattern q = { .nb = 1, .size = { 2 * MB }, .inter = 200 * MS };
+
+		sim_init(&s, 12);
+		burst(&s, 0, 2 * MB);
+		burst(&s, 600 * MS, 2 * MB);
+		run(&s, &q, 40);
+		finish(&s, &q);
+		/* up to 5 iterations merged while it comes down */
+		assert_count(s.learned, 42, 5);
+		assert_true(s.ms.bytes_per_iter == 2 * MB);
+	}
+}
+
+/*
+ * Gradient accumulation: DDP under no_sync() communicates only on every
+ * @acc-th iteration; the network sees one iteration per optimizer step,
+ * with an iteration gap @acc times as long.  Also a run whose accumulation
+ * changes from 1 to 4 midway.
+ */
+static void test_accumulation(void **state)
+{
+	(void)state;
+	for (unsigned int acc = 2; acc <= 8; acc *= 2) {
+		struct pattern p = ddp(4, 15);
+		struct sim s;
+
+		p.inter = p.inter + (acc - 1) * 500 * MS;
+		sim_init(&s, 20 + acc);
+		run(&s, &p, 50);
+		finish(&s, &p);
+		assert_count(s.learned, 50, 3);
+		assert_true(s.ms.bytes_per_iter == iter_bytes(&p));
+	}
+	{
+		struct pattern p = ddp(4, 15), q;
+		struct sim s;
+
+		q = p;
+		q.inter = p.inter + 3 * 500 * MS;
+		sim_init(&s, 30);
+		run(&s, &p, 40);
+		run(&s, &q, 40);
+		run(&s, &p, 40);
+		finish(&s, &p);
+		assert_count(s.learned, 120, 4);
+		assert_true(s.ms.bytes_per_iter == iter_bytes(&p));
+	}
+}
+
+/* Small sends (< MLTCP_MIN_ITER_BYTES) between gaps are not bursts. */
+static void test_heartbeats(void **state)
+{
+	struct pattern p = ddp(4, 10);
+	struct sim s;
+
+	(void)state;
+	sim_init(&s, 40);
+	for (unsigned int i = 0; i < 50; i++) {
+		run(&s, &p, 1);
+		burst(&s, 90 * MS, 100);	/* a 100-byte heartbeat */
+	}
+	finish(&s, &p);
+	assert_count(s.learned, 50, 2);
+	assert_true(s.ms.bytes_per_iter == iter_bytes(&p) + 100);
+}
+
+/* Given marks still win: idle gaps never end an iteration after a mark;
+ * a given size stays while the learner counts the iterations. */
+static void test_given_paths(void **state)
+{
+	struct pattern p = ddp(4, 10);
+	struct sim s;
+
+	(void)state;
+	sim_init(&s, 50);
+	mltcp_iter_begin(&s.ms, 0, 0, 0);
+	run(&s, &p, 20);
+	finish(&s, &p);
+	assert_int_equal(s.learned, 0);
+	assert_int_equal(s.ms.iters, 0);
+
+	sim_init(&s, 51);
+	mltcp_set_size(&s.ms, 7 * MB);
+	run(&s, &p, 30);
+	finish(&s, &p);
+	assert_count(s.learned, 30, 3);
+	assert_true(s.ms.bytes_per_iter == 7 * MB);
+	/* dropping the hint gives the learned size, the whole iteration */
+	mltcp_set_size(&s.ms, 0);
+	assert_true(s.ms.bytes_per_iter == iter_bytes(&p));
+}
+
+/* The gap scale: monotonic, 8 steps per octave, never 0. */
+static void test_gap_q8(void **state)
+{
+	(void)state;
+	assert_int_equal(mltcp_gap_q8(0), 1);
+	assert_int_equal(mltcp_gap_q8(1), 1);
+	assert_int_equal(mltcp_gap_q8(1024), 80);
+	assert_int_equal(mltcp_gap_q8(2048), 88);
+	assert_int_equal(mltcp_gap_q8(1536), 84);
+	assert_int_equal(mltcp_gap_q8(UINT32_MAX), 255);
+	for (u32 g = 1; g < 5000000; g += g / 7 + 1)
+		assert_true(mltcp_gap_q8(g) <= mltcp_gap_q8(g + g / 7 + 1));
+	/* the size of struct mltcp_sock did not grow */
+	assert_int_equal(sizeof(struct mltcp_sock), 56);
+}
+
+/*
+ * Where the learner must count buckets, documented: inner gaps as long as
+ * the iteration gap (no forward time, equal layers) carry no period in the
+ * gaps; every burst is an iteration, as before.
+ */
+static void test_equal_gaps_limit(void **state)
+{
+	struct pattern p = ddp(4, 0);
+	struct sim s;
+
+	(void)state;
+	for (unsigned int j = 0; j < p.nb; j++)
+		p.inner[j] = p.inter;
+	sim_init(&s, 60);
+	run(&s, &p, 10);
+	finish(&s, &p);
+	assert_int_equal(s.learned, 40);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gap_q8),
+		cmocka_unit_test(test_buckets),
+		cmocka_unit_test(test_jitter),
+		cmocka_unit_test(test_one_burst_per_iter),
+		cmocka_unit_test(test_first_iteration_differs),
+		cmocka_unit_test(test_accumulation),
+		cmocka_unit_test(test_heartbeats),
+		cmocka_unit_test(test_given_paths),
+		cmocka_unit_test(test_equal_gaps_limit),
+	};
+
+	return cmocka_run_group_tests_name("mltcp_learner", tests, NULL, NULL);
+}
