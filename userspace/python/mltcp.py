@@ -272,3 +272,14 @@ class Job:
     def set_tiebreak(self, value):
         """One tie-break (0..1) for the job's sockets, now and added later."""
         _check(_lib.mltcp_job_set_tiebreak(self._handle(), _tiebreak(value)))
+
+
+# mltcp.torch: DDP iteration marks (mltcp_torch.py; it imports torch only in
+# attach()).  "import mltcp.torch" works too.
+try:
+    import mltcp_torch as torch  # noqa: E402
+    import sys as _sys
+    _sys.modules[__name__ + ".torch"] = torch
+    __all__.append("torch")
+except ImportError:  # installed without mltcp_torch.py
+    pass

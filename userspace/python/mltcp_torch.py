@@ -1,0 +1,195 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""MLTCP for PyTorch DistributedDataParallel: one call marks the iterations.
+
+    import mltcp
+    model = torch.nn.parallel.DistributedDataParallel(net)
+    mltcp.torch.attach(model)
+
+(also available as ``import mltcp_torch``).  attach() registers a DDP
+communication hook.  DDP calls it for every gradient bucket it all-reduces,
+in bucket order, and not at all inside ``no_sync()``; on the first bucket of
+each synchronised iteration the hook marks the start of an iteration
+(mltcp_iteration_begin()) with the bytes each socket sends for it on every
+MLTCP socket of the process, then all-reduces the bucket as DDP does by
+default.  So it works with DDP's bucketing (one mark per iteration, not per
+bucket) and with gradient accumulation (the iteration is the optimizer step
+that communicates).
+
+gloo's sockets are not visible from Python: the hook finds the process's
+TCP sockets that are on an MLTCP congestion control through /proc/self/fd
+(under LD_PRELOAD=libmltcp-preload.so with MLTCP_CC set, all of the
+process's connections are), leaving out the rendezvous store's connection
+(MASTER_PORT).  Bytes per iteration: a ring all-reduce, gloo's default,
+sends 2 (N - 1) / N of the gradient bytes from each of the N ranks to its
+neighbour, so ``nbytes="ring"`` (the default) gives each socket that; an
+int gives that number; 0 gives none and lets the kernel measure each
+socket's size between the marks (exact, from the third iteration on).
+
+When MLTCP is absent (no libmltcp, no module, no socket on an MLTCP
+congestion control) the hook warns once and only all-reduces: training goes
+on unchanged.
+"""
+import errno
+import os
+import socket
+import warnings
+
+__all__ = ["attach", "Hook", "LibBackend", "gradient_bytes", "ring_bytes"]
+
+_MARK_ERRNOS = (errno.EBADF, errno.ENOTSOCK, errno.ENOTCONN, errno.EOPNOTSUPP,
+                errno.ENOPROTOOPT)
+
+
+def gradient_bytes(module):
+    """Bytes of the gradients DDP all-reduces for @module per iteration."""
+    return sum(p.numel() * p.element_size()
+               for p in module.parameters() if p.requires_grad)
+
+
+def ring_bytes(grad_bytes, world_size):
+    """Bytes one rank sends per iteration in a ring all-reduce."""
+    if world_size <= 1:
+        return 0
+    return grad_bytes * 2 * (world_size - 1) // world_size
+
+
+class LibBackend:
+    """The process's MLTCP sockets, through libmltcp (the mltcp module)."""
+
+    def __init__(self, mltcp_module=None):
+        if mltcp_module is None:
+            import mltcp as mltcp_module  # raises OSError without libmltcp
+        self._m = mltcp_module
+        port = os.environ.get("MASTER_PORT", "")
+        self._store_port = int(port) if port.isdigit() else None
+
+    def _is_store(self, fd):
+        if self._store_port is None:
+            return False
+        try:
+            with socket.socket(fileno=os.dup(fd)) as s:
+                ports = (s.getsockname()[1], s.getpeername()[1])
+        except OSError:
+            return False
+        return self._store_port in ports
+
+    def sockets(self):
+        """Descriptors of the process's TCP sockets on an MLTCP algorithm."""
+        fds = []
+        try:
+            names = os.listdir("/proc/self/fd")
+        except OSError:
+            return fds
+        for name in names:
+            fd = int(name)
+            try:
+                if not os.readlink("/proc/self/fd/" + name).startswith("socket:"):
+                    continue
+                self._m.get_state(fd)
+            except OSError:
+                continue
+            if not self._is_store(fd):
+                fds.append(fd)
+        return sorted(fds)
+
+    def iteration_begin(self, fd, nbytes):
+        self._m.iteration_begin(fd, nbytes)
+
+
+class Hook:
+    """The DDP communication hook; its state after attach() is the object
+    attach() returns.
+
+    Attributes: iterations (marked or, without MLTCP, seen), nbytes (bytes
+    per socket per iteration given with each mark), sockets (descriptors
+    marked at the last iteration), active (False once MLTCP was found
+    absent).
+    """
+
+    # rescans of the descriptors before giving up when none is MLTCP
+    SCANS = 3
+
+    def __init__(self, nbytes, backend, allreduce, process_group=None):
+        # DDP's register_comm_hook() looks at the hook's name
+        self.__name__ = self.__qualname__ = "mltcp_torch_hook"
+        self.nbytes = nbytes
+        self.iterations = 0
+        self.sockets = []
+        self.active = True
+        self._backend = backend
+        self._allreduce = allreduce
+        self._pg = process_group
+        self._scans = 0
+        self._warned = False
+
+    def _warn(self, why):
+        if not self._warned:
+            self._warned = True
+            warnings.warn("mltcp.torch: %s; training goes on without "
+                          "iteration marks" % why, RuntimeWarning, stacklevel=3)
+
+    def _scan(self):
+        self._scans += 1
+        self.sockets = self._backend.sockets()
+        if not self.sockets and self._scans >= self.SCANS:
+            self.active = False
+            self._warn("no TCP socket of this process is on an MLTCP congestion "
+                       "control (module not loaded, or run without "
+                       "LD_PRELOAD=libmltcp-preload.so and MLTCP_CC)")
+
+    def mark(self):
+        """Mark an iteration start on every MLTCP socket."""
+        self.iterations += 1
+        if not self.active:
+            return
+        if not self.sockets:
+            self._scan()
+        marked = []
+        for fd in self.sockets:
+            try:
+                self._backend.iteration_begin(fd, self.nbytes)
+                marked.append(fd)
+            except OSError as e:
+                if e.errno not in _MARK_ERRNOS:
+                    raise
+        if len(marked) != len(self.sockets):
+            # a socket went away: look again at the next iteration
+            self.sockets = []
+        else:
+            self.sockets = marked
+
+    def __call__(self, state, bucket):
+        if bucket.index() == 0:
+            self.mark()
+        return self._allreduce(self._pg, bucket)
+
+
+def attach(ddp_model, nbytes="ring", backend=None, process_group=None):
+    """Mark @ddp_model's iterations on the process's MLTCP sockets.
+
+    @ddp_model: a torch.nn.parallel.DistributedDataParallel without a
+    communication hook; @nbytes: "ring" (default), an int, or 0 (see the
+    module's documentation); @backend: where the marks go (LibBackend()
+    unless given: an object with sockets() and iteration_begin(fd, nbytes));
+    @process_group: DDP's process group (None: the default group).
+
+    Returns the Hook.  Never raises because MLTCP is absent: it warns once.
+    """
+    import torch.distributed as dist
+    from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
+
+    if nbytes == "ring":
+        size = dist.get_world_size(process_group)
+        nbytes = ring_bytes(gradient_bytes(ddp_model.module), size)
+    elif isinstance(nbytes, bool) or not isinstance(nbytes, int) or nbytes < 0:
+        raise ValueError("nbytes must be 'ring' or an int >= 0")
+    hook = Hook(nbytes, None, default_hooks.allreduce_hook, process_group)
+    if backend is None:
+        try:
+            backend = LibBackend()
+        except OSError as e:
+            hook.active = False
+            hook._warn("libmltcp not found (%s)" % e)
+    hook._backend = backend
+    ddp_model.register_comm_hook(None, hook)
+    return hook
