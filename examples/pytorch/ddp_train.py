@@ -176,12 +176,20 @@ def run_rank(rank, world, args):
     times, hook = train(rank, world, args)
     if rank == 0 or args.all_ranks:
         print(json.dumps(summary(rank, args, times, hook, model_bytes)), flush=True)
-    import torch.distributed as dist
-    dist.destroy_process_group()
+    _exit_now(0)
+
+
+def _exit_now(rc):
+    """torch 1.13: tearing down DDP and gloo sometimes hangs (in C++
+    destructors, about one run in three here): flush and leave."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(rc)
 
 
 def _spawned(rank, world, args):
     run_rank(rank, world, args)
+    _exit_now(0)
 
 
 def main(argv=None):
@@ -196,7 +204,7 @@ def main(argv=None):
         if v not in os.environ:
             sys.exit("ddp_train.py: %s not set (or use --spawn N)" % v)
     run_rank(int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]), args)
-    return 0
+    _exit_now(0)
 
 
 if __name__ == "__main__":

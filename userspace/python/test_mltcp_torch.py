@@ -172,7 +172,10 @@ def _worker(rank, world, port, mode, outdir):
         res["calls"] = be.calls
     with open(os.path.join(outdir, "%s-%d.json" % (mode, rank)), "w") as f:
         json.dump(res, f)
-    dist.destroy_process_group()
+    # torch 1.13: tearing down DDP and gloo sometimes hangs (about one
+    # run in three here, in C++ destructors): the results are written, leave
+    sys.stdout.flush()
+    os._exit(0)
 
 
 def _free_port():
@@ -189,7 +192,8 @@ class TestDDP(unittest.TestCase):
         for mode in ("none", "fake", "absent"):
             port = str(_free_port())
             procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker",
-                                       str(rank), "2", port, mode, cls.dir])
+                                       str(rank), "2", port, mode, cls.dir],
+                                      stdin=subprocess.DEVNULL)
                      for rank in (0, 1)]
             for p in procs:
                 try:
@@ -210,9 +214,11 @@ class TestDDP(unittest.TestCase):
             r = self.res["fake", rank]
             # several buckets per synced iteration (none under no_sync),
             # bucket 0 first, one mark per synced iteration
+            # (DDP rebuilds its buckets after the first iteration)
             nb = len(set(r["buckets"]))
             self.assertGreaterEqual(nb, 3)
-            self.assertEqual(r["buckets"], list(range(nb)) * synced)
+            self.assertEqual(r["buckets"].count(0), synced)
+            self.assertEqual(r["buckets"][-2 * nb:], list(range(nb)) * 2)
             self.assertEqual(r["iterations"], synced)
             self.assertEqual(r["grad_bytes"], LAYERS * (WIDTH * WIDTH + WIDTH) * 4)
             # two ranks: a ring all-reduce sends the gradient bytes once
@@ -234,6 +240,8 @@ class TestDDP(unittest.TestCase):
 
 if __name__ == "__main__":
     if len(sys.argv) == 7 and sys.argv[1] == "--worker":
+        import faulthandler
+        faulthandler.dump_traceback_later(200, exit=True)  # a hung rank says where
         _worker(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6])
     else:
         unittest.main()
