@@ -731,22 +731,23 @@ static inline int mltcp_set_tiebreak(struct mltcp_sock *ms, u32 q10)
  * layers, the gap that separates two iterations is the rest of the
  * iteration (optimizer step, data loading, the forward pass and the
  * backward pass up to the first bucket).  The learner ends an iteration at
- * an idle gap only when the gap is as long as the one that ended the last
- * learned iterations (a running average: halfway to each new one), within
- * MLTCP_GAP_TOL_Q8: the repeating unit is the stretch between two of the
- * longest gaps of the cycle.  Gap lengths are
- * compared in the log domain, 1/8 octave per step (mltcp_gap_q8()).
+ * an idle gap only when the gap is about as long as the reference, the
+ * gap that ended the last learned iterations (up at once to a longer one,
+ * halfway down to a shorter one): the repeating unit is the stretch
+ * between two of the longest gaps of the cycle.  Gap lengths are compared
+ * in the log domain, 1/8 octave per step (mltcp_gap_q8()).  Two bytes of
+ * state (@gap_q8, @bursts), O(1) per idle gap, no allocation.
  *
- * MLTCP_GAP_TOL_Q8: a gap at least 2^(-6/8) = 0.59 times the last
- *	iteration gap ends an iteration (jitter of the iteration gap); inner
- *	gaps must be shorter, about half the iteration gap or less.
+ * MLTCP_GAP_TOL_Q8: a gap at least 2^(-6/8) = 0.59 times the reference
+ *	ends an iteration (jitter of the iteration gap); inner gaps must be
+ *	shorter, about half the iteration gap or less.
  * MLTCP_GAP_STEP_Q8: a learned iteration that already has twice the bursts
- *	of the last one, and at least MLTCP_BURSTS_OVERDUE, is overdue: each further gap lowers the reference by
- *	this step (3/8 octave), so a reference raised by one slow iteration
- *	(the first, a checkpoint) comes down to the longest gap of the
- *	current cycle in a few bursts.  The burst count of the last iteration
- *	forgets slowly (@bursts), so an iteration cut short does not make
- *	the next one overdue early.
+ *	of the last one, and at least MLTCP_BURSTS_OVERDUE, is overdue: each
+ *	further gap lowers the reference by this step (3/8 octave), so a
+ *	reference raised by one slow iteration (the first, a checkpoint)
+ *	comes down to the longest gap of the current cycle in a few bursts.
+ *	The burst count of the last iteration forgets slowly (@bursts), so
+ *	an iteration cut short does not make the next one overdue early.
  *
  * One burst per iteration (or gaps all about the same length) gives the
  * plain rule: every idle gap ends an iteration.  Inner gaps longer than
