@@ -1,0 +1,71 @@
+#!/bin/bash
+# Real PyTorch DDP (Debian's python3-torch, gloo) under MLTCP's learned mode: two ranks,
+# an MLP whose 4.2 MB of gradients DDP all-reduces in 4 buckets during the emulated
+# backward pass (examples/pytorch/ddp_train.py), so each iteration's traffic comes in
+# 4 bursts. The preload library puts the ranks' connections on mltcp_cubic; each
+# rank's gloo socket must count the training loop's iterations (within 5%, the last
+# one may still be open) and learn the whole iteration's bytes, not a bucket's.
+# About 3 minutes under TCG, most of it importing torch.
+#
+#   127.0.0.1 (lo): rank 0 <══ gloo TCP, mltcp_cubic ══> rank 1   (+ store, MASTER_PORT)
+. "$(dirname "$0")/lib.sh"
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+ITERS=20
+tap_plan 3
+[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import torch' 2>/dev/null ||
+	bail "python3-torch is installed (scripts/deps.sh)"
+[ -e "$top/build/lib/libmltcp-preload.so" ] || bail "libmltcp-preload.so is built (make userspace)"
+ml_modprobe mltcp_cubic || bail "load mltcp_cubic"
+P=/sys/module/mltcp/parameters
+old=$(cat $P/mode)
+at_exit "echo $old >$P/mode"
+echo learned >$P/mode || bail "mode learned"
+tmp=$(mktemp -d)
+at_exit "rm -rf $tmp"
+
+PYTHONPATH="$top/userspace/python" MLTCP_LIBRARY="$top/build/lib/libmltcp.so.1" \
+	MLTCP_CC=mltcp_cubic LD_PRELOAD="$top/build/lib/libmltcp-preload.so" \
+	timeout 400 /usr/bin/python3 "$top/examples/pytorch/ddp_train.py" --spawn 2 \
+	--iters $ITERS --layers 4 --width 512 --bucket-mb 1 --fwd-ms 150 --bwd-ms 300 \
+	--report-sockets --all-ranks --port $((20000 + RANDOM % 20000)) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] || tail -n 20 "$tmp/err" | diag_stream
+tap_result "ddp_train.py: 2 ranks, $ITERS iterations, 4 buckets, on mltcp_cubic" $rc
+
+# per rank: training iterations, gradient bytes, MLTCP sockets, their iterations and sizes
+/usr/bin/python3 - "$tmp/out" >"$tmp/sum" <<'PY'
+import json, sys
+ranks = {}
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    d = ranks.setdefault(r["rank"], {})
+    if "summary" in r:
+        d["iters"], d["grad"] = r["summary"]["iters"], r["summary"]["grad_bytes"]
+    if "sockets" in r:
+        d["socks"] = [(s["iterations"], s["bytes_per_iter"]) for s in r["sockets"]]
+for k in sorted(ranks):
+    d = ranks[k]
+    print(k, d.get("iters", 0), d.get("grad", 0), len(d.get("socks", [])),
+          " ".join("%d:%d" % s for s in d.get("socks", [])))
+PY
+diag "rank, training iterations, gradient bytes, MLTCP sockets, iterations:bytes_per_iter"
+diag_stream <"$tmp/sum"
+count_ok=1 size_ok=1 n=0
+while read -r _ iters grad nsock socks; do
+	[ "$nsock" -ge 1 ] || { count_ok=0; size_ok=0; }
+	for s in $socks; do
+		it=${s%%:*} bpi=${s##*:}
+		n=$((n + 1))
+		# within 5% of the loop's count (at least 1: the last iteration may be open)
+		d=$((it - iters)); d=${d#-}
+		[ $((d * 100)) -le $((iters * 5)) ] || [ $d -le 1 ] || count_ok=0
+		# the iteration's bytes (gradients + gloo's framing), within 5%
+		within_pct "$bpi" "$grad" 5 || size_ok=0
+	done
+done <"$tmp/sum"
+[ $n -ge 2 ] && [ $count_ok = 1 ]
+tap_result "each rank's gloo socket counted the training loop's iterations (within 5%)" $?
+[ $n -ge 2 ] && [ $size_ok = 1 ]
+tap_result "each learned the iteration's gradient bytes, not a bucket's (within 5%)" $?
+tap_done
