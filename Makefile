@@ -35,7 +35,7 @@ VM_TIMEOUT ?= 1500
 # before `make deps` could tell the version, and scripts/check.sh works it out again.
 export BUILD
 
-.PHONY: all kobj modules userspace unit check deps deps-check sparse install clean demo bench
+.PHONY: all kobj modules userspace unit check deps deps-check sparse install clean demo bench bpf
 
 all: modules userspace
 
@@ -69,8 +69,13 @@ sparse: kobj
 		tee $(BUILD)/sparse-$(KVER).log
 	@! grep -E '(warning|error):' $(BUILD)/sparse-$(KVER).log
 
-userspace:
+userspace: bpf
 	$(MAKE) -C userspace BUILD=$(BUILD)
+
+# The BPF backend (bpf/): $(BUILD)/bpf/mltcp.bpf.o and its skeleton, which
+# mltcpctl embeds. Needs clang, bpftool and the running kernel's BTF.
+bpf:
+	$(MAKE) -C bpf BUILD=$(BUILD)
 
 unit: userspace
 	$(MAKE) -C tests/unit BUILD=$(BUILD) run

@@ -53,6 +53,7 @@ pkgs=(
 	build-essential bc kmod cpio xz-utils busybox-static qemu-system-x86 qemu-utils
 	iproute2 iputils-ping iperf3 jq procps util-linux ethtool python3
 	pkg-config libcmocka-dev libmnl-dev sparse gnuplot-nox
+	clang bpftool libbpf-dev
 )
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
