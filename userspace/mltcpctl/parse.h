@@ -15,6 +15,14 @@ enum mltcpctl_cmd {
 	MLTCPCTL_CMD_SOCKETS,
 	MLTCPCTL_CMD_HELP,
 	MLTCPCTL_CMD_VERSION,
+	MLTCPCTL_CMD_BPF,
+};
+
+/* mltcpctl_args.bpf_op: mltcpctl bpf load|unload|status */
+enum mltcpctl_bpf_op {
+	MLTCPCTL_BPF_STATUS,
+	MLTCPCTL_BPF_LOAD,
+	MLTCPCTL_BPF_UNLOAD,
 };
 
 /* mltcpctl_args.set_mask */
@@ -37,6 +45,7 @@ enum mltcpctl_cmd {
  * @mode: enum mltcp_abi_mode, valid when MLTCPCTL_SET_MODE
  * @decrease: 0 or 1, valid when MLTCPCTL_SET_DECREASE
  * @stagger: Q10, valid when MLTCPCTL_SET_STAGGER
+ * @bpf_op: enum mltcpctl_bpf_op, for MLTCPCTL_CMD_BPF
  */
 struct mltcpctl_args {
 	enum mltcpctl_cmd cmd;
@@ -49,6 +58,7 @@ struct mltcpctl_args {
 	uint8_t mode;
 	uint8_t decrease;
 	uint32_t stagger;
+	int bpf_op;
 };
 
 /**
