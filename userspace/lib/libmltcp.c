@@ -145,32 +145,34 @@ static int bpf_backend_loaded(void)
 }
 
 /*
- * Checks @fd for a BPF-backend request: a TCP socket (ENOPROTOOPT) on an
- * MLTCP congestion control (EOPNOTSUPP), not listening (ENOTCONN); with
- * @connected, also connected (ENOTCONN).  Fills @ti.
+ * Checks @fd for a BPF-backend request as the module does
+ * (mltcp_sockopt.c): a TCP socket (ENOPROTOOPT), not listening and, with
+ * @connected, not closed (ENOTCONN), on an MLTCP congestion control
+ * (EOPNOTSUPP).  Fills @ti and @algo.
  */
 static int bpf_check_sock(int fd, int connected, struct tcp_info *ti, char *algo)
 {
 	socklen_t len = ALGO_NAME_MAX;
 
+	socklen_t tlen = sizeof(*ti);
+
 	if (check_tcp_fd(fd) < 0)
 		return -1;
+	/* the module's order: the socket's state first, then its algorithm */
+	memset(ti, 0, sizeof(*ti));
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, ti, &tlen) < 0)
+		return -1;
+	/* TCP states, as <linux/bpf.h> names them */
+	if (ti->tcpi_state == BPF_TCP_LISTEN ||
+	    (connected && ti->tcpi_state == BPF_TCP_CLOSE)) {
+		errno = ENOTCONN;
+		return -1;
+	}
 	memset(algo, 0, ALGO_NAME_MAX);
 	if (getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, algo, &len) < 0)
 		return -1;
 	if (strncmp(algo, "mltcp_", 6)) {
 		errno = EOPNOTSUPP;
-		return -1;
-	}
-	len = sizeof(*ti);
-	memset(ti, 0, sizeof(*ti));
-	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, ti, &len) < 0)
-		return -1;
-	/* TCP states, as <linux/bpf.h> names them */
-	if (ti->tcpi_state == BPF_TCP_LISTEN ||
-	    (connected && (ti->tcpi_state == BPF_TCP_CLOSE ||
-			   ti->tcpi_state == BPF_TCP_SYN_SENT))) {
-		errno = ENOTCONN;
 		return -1;
 	}
 	return 0;
