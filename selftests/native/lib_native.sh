@@ -2,7 +2,8 @@
 # Helpers of the native BPF selftests; source after ../lib.sh.
 #
 #   MLTCPCTL     the built mltcpctl (build/bin/mltcpctl)
-#   bpf_fresh    unloads a BPF backend left loaded, loads it, and unloads it on exit
+#   bpf_fresh    unloads a BPF backend left loaded and unloads it again on exit (call
+#                it directly, not in $(...) or tap_check, so that the cleanup stays)
 #   ca_listed N  true when N is in net.ipv4.tcp_available_congestion_control
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${BUILD:-$top/build}
@@ -26,7 +27,6 @@ bpf_fresh() {
 		"$MLTCPCTL" bpf unload >/dev/null 2>&1
 	fi
 	at_exit "$MLTCPCTL bpf unload"
-	"$MLTCPCTL" bpf load
 }
 
 # json_show FILTER: a value of `mltcpctl -j show`

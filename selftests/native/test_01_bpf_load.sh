@@ -13,7 +13,8 @@
 tap_plan 15
 native_preconditions
 
-tap_check "mltcpctl bpf load registers the BPF backend" bpf_fresh || tap_done
+bpf_fresh
+tap_check "mltcpctl bpf load registers the BPF backend" "$MLTCPCTL" bpf load || tap_done
 missing=""
 for a in "${BPF_ALGOS[@]}"; do ca_listed "$a" || missing="$missing $a"; done
 tap_result "kernel lists mltcp_reno mltcp_cubic mltcp_dctcp as available${missing:+ (missing:$missing)}" \

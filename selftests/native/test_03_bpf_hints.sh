@@ -18,7 +18,8 @@
 
 tap_plan 36
 native_preconditions
-tap_check "mltcpctl bpf load" bpf_fresh || tap_done
+bpf_fresh
+tap_check "mltcpctl bpf load" "$MLTCPCTL" bpf load || tap_done
 tap_check "mltcpctl set stagger 0 (F without a head start)" "$MLTCPCTL" set stagger 0
 ml_netns NS lo
 in_ns "$NS" sysctl -qw net.ipv4.tcp_ecn=1
