@@ -38,6 +38,10 @@ static const char usage[] =
 "                            modules): register the BPF mltcp_reno,\n"
 "                            mltcp_cubic and mltcp_dctcp, pinned in\n"
 "                            /sys/fs/bpf/mltcp; show and set then work on it\n"
+"  attach CGROUP ALGO        every TCP connection made or accepted by the\n"
+"                            processes of a cgroup v2 uses ALGO (mltcp_*;\n"
+"                            either backend), without changing the default\n"
+"  detach CGROUP             undo attach (existing connections keep ALGO)\n"
 "  help                      this text\n"
 "\n"
 "Options (before or after the command):\n"
@@ -170,6 +174,10 @@ int main(int argc, char *argv[])
 			ret = mltcpctl_bpf_status(&out);
 		return finish(ret);
 	}
+	if (args.cmd == MLTCPCTL_CMD_ATTACH)
+		return finish(mltcpctl_attach(args.cgroup, args.algo));
+	if (args.cmd == MLTCPCTL_CMD_DETACH)
+		return finish(mltcpctl_detach(args.cgroup));
 
 	nl = mltcpctl_nl_open();
 	if (!nl && errno == ENOENT && mltcpctl_bpf_loaded())

@@ -59,6 +59,8 @@ static int parse_command(const char *word, enum mltcpctl_cmd *cmd)
 		{ "sockets", MLTCPCTL_CMD_SOCKETS },
 		{ "help", MLTCPCTL_CMD_HELP },
 		{ "bpf", MLTCPCTL_CMD_BPF },
+		{ "attach", MLTCPCTL_CMD_ATTACH },
+		{ "detach", MLTCPCTL_CMD_DETACH },
 	};
 	int found = -1;
 	size_t i;
@@ -243,6 +245,17 @@ int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *a,
 		return parse_set(nwords, words, a, err, errlen);
 	if (a->cmd == MLTCPCTL_CMD_BPF)
 		return parse_bpf(nwords, words, a, err, errlen);
+	if (a->cmd == MLTCPCTL_CMD_ATTACH || a->cmd == MLTCPCTL_CMD_DETACH) {
+		int want = a->cmd == MLTCPCTL_CMD_ATTACH ? 2 : 1;
+
+		if (nwords != want)
+			return fail(err, errlen, a->cmd == MLTCPCTL_CMD_ATTACH ?
+				    "attach: give a cgroup v2 directory and an algorithm" :
+				    "detach: give a cgroup v2 directory");
+		a->cgroup = words[0];
+		a->algo = want == 2 ? words[1] : NULL;
+		return 0;
+	}
 	if (a->cmd != MLTCPCTL_CMD_HELP && nwords)
 		return fail(err, errlen, "unexpected argument '%s'", words[0]);
 	return 0;
