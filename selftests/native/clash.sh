@@ -12,7 +12,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib_native.sh"
 
-tap_plan 8
+tap_plan 9
 [ -x "$MLTCPCTL" ] || bail "built tree: $MLTCPCTL missing (make userspace)"
 bpf_fresh
 ml_modprobe mltcp_reno || bail "modprobe mltcp_reno (make modules)"
@@ -32,6 +32,14 @@ rc=$?
 msg=$(dmesg | grep -o 'mltcp_reno already registered.*' | tail -n 1)
 tap_result "mltcp_reno.ko does not load over the BPF mltcp_reno (modprobe exit $rc $err; kernel: $msg)" \
 	"$([ ! -d /sys/module/mltcp_reno ] && [ -n "$msg" ]; echo $?)"
+# The failed modprobe leaves the core, mltcp.ko, loaded: its socket options now
+# answer, EOPNOTSUPP for the BPF sockets; libmltcp must still reach the BPF backend.
+"$MLTCPCTL" set stagger 0 >/dev/null
+line=$(echo quit | timeout 30 "$BUILD/bin/mltcp-hold" -a mltcp_reno -n 1 -b 100000 -s 50000 |
+	grep '^conn 0 ')
+read -r _ _ _ _ _ _ _ bpi bti f _ algo <<<"$line"
+tap_result "with mltcp.ko loaded next to it, hints still reach the BPF mltcp_reno ($line)" \
+	"$([ -d /sys/module/mltcp ] && [ "$bpi $bti $f $algo" = "100000 50000 1536 mltcp_reno" ]; echo $?)"
 modprobe -r mltcp 2>/dev/null
 ml_netns NS lo
 in_ns "$NS" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &

@@ -145,6 +145,24 @@ static int bpf_backend_loaded(void)
 }
 
 /*
+ * After a module socket option failed: does the BPF backend answer for
+ * @fd?  When the module is absent (ENOPROTOOPT), or present but the socket
+ * is not on one of its algorithms (EOPNOTSUPP: the core module may be
+ * loaded next to the BPF backend, whose algorithms it does not know).
+ * Keeps errno when not.
+ */
+static int bpf_fallback(int fd)
+{
+	int err = errno, ok;
+
+	if (err != ENOPROTOOPT && err != EOPNOTSUPP)
+		return 0;
+	ok = bpf_backend_loaded() && check_tcp_fd(fd) == 0;
+	errno = err;
+	return ok;
+}
+
+/*
  * Checks @fd for a BPF-backend request as the module does
  * (mltcp_sockopt.c): a TCP socket (ENOPROTOOPT), not listening and, with
  * @connected, not closed (ENOTCONN), on an MLTCP congestion control
@@ -406,8 +424,8 @@ static int set_opt(int fd, int opt, uint64_t value, uint64_t max, size_t size)
 	}
 	if (setsockopt(fd, MLTCP_SOL, opt, size == sizeof(v32) ? (void *)&v32 : (void *)&value,
 		       (socklen_t)size) < 0) {
-		/* no module: the BPF backend, if it is loaded */
-		if (errno == ENOPROTOOPT && bpf_backend_loaded() && check_tcp_fd(fd) == 0)
+		/* no module, or a socket not its own: the BPF backend, if loaded */
+		if (bpf_fallback(fd))
 			return bpf_set_opt(fd, opt, value);
 		return fix_errno(fd);
 	}
@@ -449,7 +467,7 @@ MLTCP_EXPORT int mltcp_get_state(int fd, struct mltcp_info *st)
 	}
 	memset(&info, 0, sizeof(info));
 	if (getsockopt(fd, MLTCP_SOL, MLTCP_SO_INFO, &info, &len) < 0) {
-		if (errno == ENOPROTOOPT && bpf_backend_loaded() && check_tcp_fd(fd) == 0)
+		if (bpf_fallback(fd))
 			return bpf_get_info(fd, st);
 		return fix_errno(fd);
 	}
