@@ -107,4 +107,33 @@ struct mltcp_bpf_hints {
 	__u32 tiebreak;
 };
 
+/**
+ * struct mltcp_bpf_sock_rec - one MLTCP socket, as the "sockets" iterator
+ *	(bpf/mltcp_iter.bpf.c, pinned as MLTCP_BPF_PIN_DIR/sockets) writes it
+ * @saddr: local address, network order (4 bytes for AF_INET)
+ * @daddr: remote address, network order
+ * @family: AF_INET or AF_INET6
+ * @sport: local port, host order
+ * @dport: remote port, host order
+ * @state: TCP state (TCP_ESTABLISHED, ...)
+ * @pad: zero
+ * @cwnd: congestion window, segments
+ * @bytes_acked: the socket's bytes_acked
+ * @algo: congestion control name
+ * @st: the socket's entry of the "socks" map
+ */
+struct mltcp_bpf_sock_rec {
+	__u8 saddr[16];
+	__u8 daddr[16];
+	__u16 family;
+	__u16 sport;
+	__u16 dport;
+	__u8 state;
+	__u8 pad;
+	__u32 cwnd;
+	__u64 bytes_acked;
+	char algo[16];
+	struct mltcp_bpf_sock st;
+};
+
 #endif /* _MLTCP_BPF_H */

@@ -33,6 +33,7 @@
 #include "mltcp_core.h"
 #include "mltcp_bpf.h"
 #include "mltcp.skel.h"
+#include "mltcp_iter.skel.h"
 #include "bpf_ctl.h"
 
 #ifndef BPF_FS_MAGIC
@@ -48,7 +49,7 @@ static const char *const algo_names[MLTCP_BPF_NALGOS] = {
 	[MLTCP_BPF_DCTCP] = "mltcp_dctcp",
 };
 
-static const char *const data_maps[] = { "params", "counters", "socks", "hints" };
+static const char *const data_maps[] = { "params", "counters", "socks", "hints", "sockets" };
 
 __attribute__((format(printf, 1, 2)))
 static int fail(const char *fmt, ...)
@@ -228,6 +229,39 @@ static int check_kernel(void)
 	return 0;
 }
 
+/*
+ * The "sockets" iterator (bpf/mltcp_iter.bpf.c) on the algorithms' "socks"
+ * map, pinned as a link.  Optional: without it `mltcpctl sockets` is not
+ * available on this backend.  Return: 0 or an errno value.
+ */
+static int load_iter(int socks_fd)
+{
+	char path[PATH_MAX];
+	struct mltcp_iter *it;
+	struct bpf_link *link;
+	int err = 0;
+
+	it = mltcp_iter__open();
+	if (!it)
+		return errno;
+	if (bpf_map__reuse_fd(it->maps.socks, socks_fd) || mltcp_iter__load(it)) {
+		err = errno ? errno : EINVAL;
+		goto out;
+	}
+	link = bpf_program__attach_iter(it->progs.mltcp_sockets, NULL);
+	if (!link) {
+		err = errno;
+		goto out;
+	}
+	pin_path(path, sizeof(path), "sockets");
+	if (bpf_link__pin(link, path))
+		err = errno;
+	bpf_link__destroy(link);
+out:
+	mltcp_iter__destroy(it);
+	return err;
+}
+
 int mltcpctl_bpf_load(void)
 {
 	struct bpf_map *ops[MLTCP_BPF_NALGOS];
@@ -284,6 +318,8 @@ int mltcpctl_bpf_load(void)
 		return why_not(err, "load: cannot create " MLTCP_BPF_PIN_DIR);
 	}
 	for (j = 0; j < sizeof(data_maps) / sizeof(data_maps[0]); j++) {
+		if (!strcmp(data_maps[j], "sockets"))
+			continue;	/* the iterator's link, pinned by load_iter() */
 		m = bpf_object__find_map_by_name(skel->obj, data_maps[j]);
 		pin_path(path, sizeof(path), data_maps[j]);
 		if (!m || bpf_map__pin(m, path)) {
@@ -319,6 +355,10 @@ int mltcpctl_bpf_load(void)
 		bpf_link__destroy(link);
 		registered++;
 	}
+	err = load_iter(bpf_map__fd(skel->maps.socks));
+	if (err)
+		fprintf(stderr, "mltcpctl: bpf: load: no socket iterator (%s): 'mltcpctl sockets' will not work\n",
+			strerror(err));
 	mltcp_bpf__destroy(skel);
 	for (i = 0; i < MLTCP_BPF_NALGOS; i++)
 		if (!ca_available(algo_names[i]))
@@ -498,5 +538,101 @@ int mltcpctl_bpf_status(const struct mltcpctl_out *o)
 	for (i = 0; i < MLTCP_BPF_NALGOS; i++)
 		if (!ca_available(algo_names[i]))
 			return 1;
+	return 0;
+}
+
+/* The clamped parameters the BPF side uses (mltcp_get_params() there) */
+static void clamp_params(struct mltcp_bpf_params *p)
+{
+	uint32_t slope = mltcp_params_slope(p->fparams), icpt = mltcp_params_intercept(p->fparams);
+
+	slope = slope > MLTCP_SLOPE_MAX ? MLTCP_SLOPE_MAX : slope;
+	icpt = icpt < MLTCP_INTERCEPT_MIN ? MLTCP_INTERCEPT_MIN :
+	       icpt > MLTCP_INTERCEPT_MAX ? MLTCP_INTERCEPT_MAX : icpt;
+	p->fparams = mltcp_params_pack(slope, icpt);
+	p->mode = p->mode > MLTCP_MODE_OFF ? MLTCP_MODE_OFF : p->mode;
+	p->stagger = p->stagger > MLTCP_STAGGER_MAX ? MLTCP_STAGGER_MAX : p->stagger;
+}
+
+int mltcpctl_bpf_get_sockets(struct mltcpctl_sock **out, size_t *n)
+{
+	struct mltcp_bpf_sock_rec rec;
+	struct mltcp_bpf_params p;
+	struct mltcpctl_sock *socks = NULL, *s;
+	size_t cap = 0, cnt = 0;
+	int link, it, fd, zero = 0, err = 0;
+	ssize_t r;
+
+	fd = open_pinned("params");
+	if (fd < 0)
+		return -1;
+	if (bpf_map_lookup_elem(fd, &zero, &p)) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	close(fd);
+	clamp_params(&p);
+	link = open_pinned("sockets");
+	if (link < 0) {
+		errno = errno == ENOENT ? EOPNOTSUPP : errno;
+		return -1;
+	}
+	it = bpf_iter_create(link);
+	err = errno;
+	close(link);
+	if (it < 0) {
+		errno = err;
+		return -1;
+	}
+	err = 0;
+	while ((r = read(it, &rec, sizeof(rec))) == (ssize_t)sizeof(rec)) {
+		struct mltcp_sock ms;
+
+		if (cnt == cap) {
+			struct mltcpctl_sock *ns;
+
+			cap = cap ? cap * 2 : 16;
+			ns = realloc(socks, cap * sizeof(*socks));
+			if (!ns) {
+				err = ENOMEM;
+				break;
+			}
+			socks = ns;
+		}
+		s = &socks[cnt++];
+		memset(s, 0, sizeof(*s));
+		memcpy(&ms, rec.st.ms, sizeof(ms));
+		s->family = (uint8_t)rec.family;
+		s->tcp_state = rec.state;
+		memcpy(s->saddr, rec.saddr, sizeof(s->saddr));
+		memcpy(s->daddr, rec.daddr, sizeof(s->daddr));
+		s->sport = rec.sport;
+		s->dport = rec.dport;
+		memcpy(s->algo, rec.algo, sizeof(s->algo));
+		s->algo[sizeof(s->algo) - 1] = '\0';
+		s->mode = (uint8_t)p.mode;
+		s->flags = (ms.flags & MLTCP_SF_SIZE_GIVEN ? MLTCP_INFO_F_SIZE_GIVEN : 0) |
+			   (ms.flags & MLTCP_SF_BOUNDS_GIVEN ? MLTCP_INFO_F_BOUNDS_GIVEN : 0) |
+			   (ms.flags & MLTCP_SF_TIEBREAK_GIVEN ? MLTCP_INFO_F_TIEBREAK_GIVEN : 0);
+		s->iterations = ms.iters;
+		s->bytes_this_iter = mltcp_bytes_done(rec.bytes_acked, ms.mark);
+		s->bytes_per_iter = ms.bytes_per_iter;
+		s->bytes_ratio = mltcp_ratio_q10(s->bytes_this_iter, ms.bytes_per_iter);
+		s->f = mltcp_sock_f_q10(&ms, (int)p.mode, p.fparams, p.stagger, rec.bytes_acked);
+		s->cwnd = rec.cwnd;
+		s->tiebreak = ms.tiebreak;
+	}
+	if (r < 0 && !err)
+		err = errno;
+	close(it);
+	if (err) {
+		free(socks);
+		errno = err;
+		return -1;
+	}
+	*out = socks;
+	*n = cnt;
 	return 0;
 }

@@ -31,5 +31,7 @@ int mltcpctl_bpf_loaded(void);
 int mltcpctl_bpf_get_params(struct mltcpctl_params *p);
 int mltcpctl_bpf_set_params(const struct mltcpctl_args *args);
 int mltcpctl_bpf_get_counters(struct mltcpctl_algo **out, size_t *n);
+/* the MLTCP sockets of this network namespace; *out is malloc()ed */
+int mltcpctl_bpf_get_sockets(struct mltcpctl_sock **out, size_t *n);
 
 #endif /* MLTCPCTL_BPF_CTL_H */

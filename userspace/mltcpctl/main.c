@@ -114,9 +114,20 @@ static int do_bpf(const struct mltcpctl_args *args, const struct mltcpctl_out *o
 			return 1;
 		}
 		return 0;
-	case MLTCPCTL_CMD_SOCKETS:
-		fprintf(stderr, "mltcpctl: sockets: not available on the BPF backend yet\n");
-		return 1;
+	case MLTCPCTL_CMD_SOCKETS: {
+		struct mltcpctl_sock *socks = NULL;
+
+		if (mltcpctl_bpf_get_sockets(&socks, &n) < 0) {
+			if (errno == EOPNOTSUPP)
+				fprintf(stderr, "mltcpctl: sockets: the BPF backend was loaded without its socket iterator (kernel without iter/tcp)\n");
+			else
+				report(NULL, "sockets");
+			return 1;
+		}
+		mltcpctl_print_sockets(o, socks, n);
+		free(socks);
+		return 0;
+	}
 	default:
 		if (mltcpctl_bpf_get_params(&p) < 0 ||
 		    mltcpctl_bpf_get_counters(&algos, &n) < 0) {
