@@ -190,9 +190,14 @@ int main(int argc, char *argv[])
 	if (args.cmd == MLTCPCTL_CMD_DETACH)
 		return finish(mltcpctl_detach(args.cgroup));
 
-	nl = mltcpctl_nl_open();
-	if (!nl && errno == ENOENT && mltcpctl_bpf_loaded())
+	/*
+	 * The BPF backend, when loaded, is the one whose algorithms run (it
+	 * cannot be loaded next to the algorithm modules; a core module left
+	 * loaded without them has nothing to tune).
+	 */
+	if (mltcpctl_bpf_loaded())
 		return finish(do_bpf(&args, &out));
+	nl = mltcpctl_nl_open();
 	if (!nl) {
 		if (errno == ENOENT)
 			fprintf(stderr,
