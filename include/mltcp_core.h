@@ -59,6 +59,8 @@
 #include <linux/types.h>
 #include <linux/errno.h>
 #include <linux/math64.h>
+#elif defined(__bpf__)
+#include "mltcp_bpf_compat.h"
 #else
 #include <stdbool.h>
 #include <stdint.h>
