@@ -366,7 +366,8 @@ MLTCP_COUNTER_OPS(iters_given);
  *
  * Adds @algo to the registry and registers its ops with TCP.
  *
- * Return: 0 or the error of tcp_register_congestion_control().
+ * Return: 0, -EBUSY when another congestion control holds the name, or
+ * another error of tcp_register_congestion_control().
  */
 int mltcp_register(struct mltcp_algo *algo)
 {
@@ -382,6 +383,15 @@ int mltcp_register(struct mltcp_algo *algo)
 	mutex_unlock(&mltcp_algos_lock);
 
 	err = tcp_register_congestion_control(&algo->ops);
+	if (err == -EEXIST) {
+		/*
+		 * modprobe takes EEXIST for "already loaded" and exits 0: the
+		 * name is held by another algorithm, e.g. MLTCP's BPF backend.
+		 */
+		pr_err("%s: a congestion control of that name is already registered (the BPF backend? mltcpctl bpf unload)\n",
+		       algo->ops.name);
+		err = -EBUSY;
+	}
 	if (err) {
 		mutex_lock(&mltcp_algos_lock);
 		list_del_rcu(&algo->node);
