@@ -570,8 +570,9 @@ static void mltcp_restart_window(struct sock *sk)
  * On CA_EVENT_TX_START (a transmission while nothing is in flight) an
  * idle gap ends a learned iteration and, where F is in use, restarts the
  * window (mltcp_restart_due()).  It runs before the first segment of the
- * new flight leaves, so the whole flight obeys the restarted window.  Algorithms with their own
- * cwnd_event call this from it; Reno uses it directly.
+ * new flight leaves, so the whole flight obeys the restarted window.
+ * Algorithms with their own cwnd_event call this from it; Reno uses it
+ * directly.
  */
 void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
