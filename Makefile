@@ -6,6 +6,7 @@
 #                     on each kernel of KVERS (default: Debian 12's 6.1 and 6.12)
 #   make bench        the full benchmark matrix, writes bench/RESULTS.md
 #   make unit         userspace unit tests only (cmocka, host)
+#   make native       the BPF backend's selftests on the running kernel (root; no guest)
 #   make deps         install build/bench dependencies (Debian, root)
 #   make sparse       build the modules with sparse (C=1)
 #   make install      install modules for KVER, libmltcp, headers and tools (DESTDIR
@@ -39,7 +40,7 @@ VM_TIMEOUT ?= 1500
 # before `make deps` could tell the version, and scripts/check.sh works it out again.
 export BUILD
 
-.PHONY: all kobj modules userspace unit check deps deps-check sparse install clean demo bench
+.PHONY: all kobj modules userspace unit check deps deps-check sparse install clean demo bench bpf native
 .PHONY: dkms-src dkms-install dkms-remove
 
 all: modules userspace
@@ -74,8 +75,17 @@ sparse: kobj
 		tee $(BUILD)/sparse-$(KVER).log
 	@! grep -E '(warning|error):' $(BUILD)/sparse-$(KVER).log
 
-userspace:
+userspace: bpf
 	$(MAKE) -C userspace BUILD=$(BUILD)
+
+# The BPF backend (bpf/): $(BUILD)/bpf/mltcp.bpf.o and its skeleton, which
+# mltcpctl embeds. Needs clang, bpftool and the running kernel's BTF.
+bpf:
+	$(MAKE) -C bpf BUILD=$(BUILD)
+
+# The native stage of `make check` alone: the BPF backend on the running kernel (root).
+native: userspace
+	selftests/native/run.sh
 
 unit: userspace
 	$(MAKE) -C tests/unit BUILD=$(BUILD) run

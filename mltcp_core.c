@@ -366,7 +366,8 @@ MLTCP_COUNTER_OPS(iters_given);
  *
  * Adds @algo to the registry and registers its ops with TCP.
  *
- * Return: 0 or the error of tcp_register_congestion_control().
+ * Return: 0, -EBUSY when another congestion control holds the name, or
+ * another error of tcp_register_congestion_control().
  */
 int mltcp_register(struct mltcp_algo *algo)
 {
@@ -382,6 +383,15 @@ int mltcp_register(struct mltcp_algo *algo)
 	mutex_unlock(&mltcp_algos_lock);
 
 	err = tcp_register_congestion_control(&algo->ops);
+	if (err == -EEXIST) {
+		/*
+		 * modprobe takes EEXIST for "already loaded" and exits 0: the
+		 * name is held by another algorithm, e.g. MLTCP's BPF backend.
+		 */
+		pr_err("%s: a congestion control of that name is already registered (the BPF backend? mltcpctl bpf unload)\n",
+		       algo->ops.name);
+		err = -EBUSY;
+	}
 	if (err) {
 		mutex_lock(&mltcp_algos_lock);
 		list_del_rcu(&algo->node);
@@ -560,8 +570,9 @@ static void mltcp_restart_window(struct sock *sk)
  * On CA_EVENT_TX_START (a transmission while nothing is in flight) an
  * idle gap ends a learned iteration and, where F is in use, restarts the
  * window (mltcp_restart_due()).  It runs before the first segment of the
- * new flight leaves, so the whole flight obeys the restarted window.  Algorithms with their own
- * cwnd_event call this from it; Reno uses it directly.
+ * new flight leaves, so the whole flight obeys the restarted window.
+ * Algorithms with their own cwnd_event call this from it; Reno uses it
+ * directly.
  */
 void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {

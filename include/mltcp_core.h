@@ -64,6 +64,8 @@
 #include <linux/errno.h>
 #include <linux/math64.h>
 #include <linux/bitops.h>
+#elif defined(__bpf__)
+#include "mltcp_bpf_compat.h"
 #else
 #include <stdbool.h>
 #include <stdint.h>
@@ -759,12 +761,39 @@ static inline int mltcp_set_tiebreak(struct mltcp_sock *ms, u32 q10)
 #define MLTCP_BURSTS_OVERDUE	3
 #define MLTCP_BURSTS_MAX	15
 
+/*
+ * fls(): the position of the highest set bit, 1-based, 0 for 0.  Outside the
+ * kernel by halving rather than __builtin_clz(): BPF has no such
+ * instruction, and clang 14's BPF backend does not get through it.
+ */
 static inline unsigned int mltcp_fls32(u32 x)
 {
 #ifdef __KERNEL__
 	return fls(x);
 #else
-	return x ? 32 - (unsigned int)__builtin_clz(x) : 0;
+	unsigned int r = 1;
+
+	if (!x)
+		return 0;
+	if (x & 0xffff0000U) {
+		x >>= 16;
+		r += 16;
+	}
+	if (x & 0xff00U) {
+		x >>= 8;
+		r += 8;
+	}
+	if (x & 0xf0U) {
+		x >>= 4;
+		r += 4;
+	}
+	if (x & 0xcU) {
+		x >>= 2;
+		r += 2;
+	}
+	if (x & 0x2U)
+		r += 1;
+	return r;
 #endif
 }
 

@@ -72,6 +72,11 @@ say "# make check: kernels ${kvers[*]}"
 stage "userspace builds with -Wall -Wextra -Werror" make --no-print-directory userspace
 say "# ===== unit tests (cmocka, host)"
 stream make --no-print-directory -s -k unit || say "not ok - unit tests exited non-zero"
+say "# ===== native: the BPF backend on this machine's kernel, $(uname -r) (no guest)"
+start=$(date +%s)
+selftests/native/run.sh 2>&1 |
+	sed -u -E 's/^([[:space:]]*(not )?ok)( [0-9]+)?( -)?( |$)/\1\3 - [native] /' | tee -a "$log"
+echo "native BPF $(($(date +%s) - start))s" >>"$times"
 say "# ===== bench self-test (runner failure paths), kernel ${kvers[0]}"
 KVER=${kvers[0]} stream scripts/test-vm-run.sh || true
 

@@ -55,8 +55,8 @@ pkgs=(
 	pkg-config libcmocka-dev libmnl-dev sparse gnuplot-nox
 	# Debian packages and DKMS (scripts/check-packages.sh)
 	dpkg-dev debhelper dh-dkms dkms dh-python lintian
-	# PyTorch DDP over gloo (selftests/test_50_ddp_learned.sh, mltcp.torch)
-	python3-torch
+	# the BPF backend (bpf/, make native)
+	clang bpftool libbpf-dev
 )
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }

@@ -6,14 +6,25 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+/* the kernel's struct tcp_info (bytes_acked), not glibc's older copy */
+#include <linux/bpf.h>
+#include <linux/sockios.h>
+#include <linux/tcp.h>
 
 #include "mltcp/libmltcp.h"
+/* the core's math for MLTCP_SO_INFO; its per-socket helper's name is ours */
+#define mltcp_set_tiebreak mltcp_core_set_tiebreak
+#include "mltcp_core.h"
+#undef mltcp_set_tiebreak
+#include "mltcp_bpf.h"
 
 /* The preload library builds this file with MLTCP_EXPORT empty (hidden). */
 #ifndef MLTCP_EXPORT
@@ -65,6 +76,292 @@ static int fix_errno(int fd)
 	return -1;
 }
 
+/* ---- the BPF backend ---------------------------------------------------- */
+
+/*
+ * Without the module, the MLTCP congestion controls may be the BPF ones
+ * (`mltcpctl bpf load`, bpf/mltcp_bpf.h).  Their per-socket hints are
+ * entries of the pinned "hints" sk_storage map keyed by the socket's fd,
+ * their state the "socks" map; the calls below give the same results and
+ * errno values as the socket options.  A module that answers always wins:
+ * these run only after its socket option failed with ENOPROTOOPT on a TCP
+ * socket.  The bpf() syscall needs CAP_BPF (or unprivileged BPF): without
+ * it the backend is reported as absent (ENOPROTOOPT).
+ */
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+/* The pinned map @name of the BPF backend, or -1 (errno ENOPROTOOPT). */
+static int bpf_map_open(const char *name)
+{
+	char path[64];
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	snprintf(path, sizeof(path), "%s/%s", MLTCP_BPF_PIN_DIR, name);
+	attr.pathname = (uintptr_t)path;
+	attr.file_flags = 0;
+	fd = (int)sys_bpf(BPF_OBJ_GET, &attr);
+	if (fd < 0)
+		errno = ENOPROTOOPT;
+	return fd;
+}
+
+static int bpf_lookup(int map, const void *key, void *value)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = (uint32_t)map;
+	attr.key = (uintptr_t)key;
+	attr.value = (uintptr_t)value;
+	return (int)sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr);
+}
+
+static int bpf_update(int map, const void *key, const void *value)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = (uint32_t)map;
+	attr.key = (uintptr_t)key;
+	attr.value = (uintptr_t)value;
+	attr.flags = BPF_ANY;
+	return (int)sys_bpf(BPF_MAP_UPDATE_ELEM, &attr);
+}
+
+static int bpf_backend_loaded(void)
+{
+	int fd = bpf_map_open("hints");
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/*
+ * After a module socket option failed: does the BPF backend answer for
+ * @fd?  When the module is absent (ENOPROTOOPT), or present but the socket
+ * is not on one of its algorithms (EOPNOTSUPP: the core module may be
+ * loaded next to the BPF backend, whose algorithms it does not know).
+ * Keeps errno when not.
+ */
+static int bpf_fallback(int fd)
+{
+	int err = errno, ok;
+
+	if (err != ENOPROTOOPT && err != EOPNOTSUPP)
+		return 0;
+	ok = bpf_backend_loaded() && check_tcp_fd(fd) == 0;
+	errno = err;
+	return ok;
+}
+
+/*
+ * Checks @fd for a BPF-backend request as the module does
+ * (mltcp_sockopt.c): a TCP socket (ENOPROTOOPT), not listening and, with
+ * @connected, not closed (ENOTCONN), on an MLTCP congestion control
+ * (EOPNOTSUPP).  Fills @ti and @algo.
+ */
+static int bpf_check_sock(int fd, int connected, struct tcp_info *ti, char *algo)
+{
+	socklen_t len = ALGO_NAME_MAX;
+
+	socklen_t tlen = sizeof(*ti);
+
+	if (check_tcp_fd(fd) < 0)
+		return -1;
+	/* the module's order: the socket's state first, then its algorithm */
+	memset(ti, 0, sizeof(*ti));
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, ti, &tlen) < 0)
+		return -1;
+	/* TCP states, as <linux/bpf.h> names them */
+	if (ti->tcpi_state == BPF_TCP_LISTEN ||
+	    (connected && ti->tcpi_state == BPF_TCP_CLOSE)) {
+		errno = ENOTCONN;
+		return -1;
+	}
+	memset(algo, 0, ALGO_NAME_MAX);
+	if (getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, algo, &len) < 0)
+		return -1;
+	if (strncmp(algo, "mltcp_", 6)) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Where the next iteration starts: bytes_acked + bytes written and not yet
+ * acked (SIOCOUTQ), the module's mltcp_iteration_begin().  Read until
+ * bytes_acked did not move in between, so that both are of one instant.
+ */
+static int bpf_mark(int fd, __u64 *mark)
+{
+	struct tcp_info a, b;
+	socklen_t len;
+	int outq, tries;
+
+	for (tries = 0; tries < 16; tries++) {
+		len = sizeof(a);
+		if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &a, &len) < 0)
+			return -1;
+		if (ioctl(fd, SIOCOUTQ, &outq) < 0)
+			return -1;
+		len = sizeof(b);
+		if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &b, &len) < 0)
+			return -1;
+		*mark = b.tcpi_bytes_acked + (uint64_t)(outq > 0 ? outq : 0);
+		if (a.tcpi_bytes_acked == b.tcpi_bytes_acked)
+			break;
+	}
+	return 0;
+}
+
+/* A socket option of the module, done through the BPF backend's maps. */
+static int bpf_set_opt(int fd, int opt, uint64_t value)
+{
+	struct mltcp_bpf_hints h;
+	struct tcp_info ti;
+	char algo[ALGO_NAME_MAX];
+	int map, ret = -1, err = 0;
+
+	if (bpf_check_sock(fd, opt == MLTCP_SO_ITER_BEGIN, &ti, algo) < 0)
+		return -1;
+	map = bpf_map_open("hints");
+	if (map < 0)
+		return -1;
+	memset(&h, 0, sizeof(h));
+	if (bpf_lookup(map, &fd, &h) < 0 && errno != ENOENT) {
+		err = errno;
+		goto out;
+	}
+	switch (opt) {
+	case MLTCP_SO_BYTES_PER_ITER:
+		h.size = value;
+		h.size_gen++;
+		break;
+	case MLTCP_SO_ITER_BEGIN:
+		if (bpf_mark(fd, &h.mark) < 0) {
+			err = errno;
+			goto out;
+		}
+		h.mark_bytes = value;
+		h.mark_gen++;
+		break;
+	default:
+		h.tiebreak = (uint32_t)value;
+		h.tb_gen++;
+		break;
+	}
+	if (bpf_update(map, &fd, &h) < 0)
+		err = errno;
+	else
+		ret = 0;
+out:
+	close(map);
+	if (ret < 0)
+		errno = err;
+	return ret;
+}
+
+/*
+ * Requests the BPF side has not applied yet (it does at the socket's next
+ * congestion-control event) applied to a copy of the state, as the BPF
+ * side will (mltcp_apply_hints()): the state reads back what was set, as
+ * with the module.
+ */
+static void bpf_pending_hints(int fd, const struct mltcp_bpf_sock *st, struct mltcp_sock *ms)
+{
+	struct mltcp_bpf_hints h;
+	int map = bpf_map_open("hints");
+
+	if (map < 0)
+		return;
+	if (bpf_lookup(map, &fd, &h) < 0) {
+		close(map);
+		return;
+	}
+	close(map);
+	if (h.size_gen != st->size_gen)
+		mltcp_set_size(ms, h.size > MLTCP_BYTES_PER_ITER_MAX ?
+			       MLTCP_BYTES_PER_ITER_MAX : h.size);
+	if (h.mark_gen != st->mark_gen)
+		mltcp_iter_begin(ms, h.mark, 0, h.mark_bytes > MLTCP_BYTES_PER_ITER_MAX ?
+				 MLTCP_BYTES_PER_ITER_MAX : h.mark_bytes);
+	if (h.tb_gen != st->tb_gen)
+		mltcp_core_set_tiebreak(ms, h.tiebreak > MLTCP_TIEBREAK_MAX ?
+					MLTCP_TIEBREAK_MAX : h.tiebreak);
+}
+
+/* MLTCP_SO_INFO from the BPF backend's maps */
+static int bpf_get_info(int fd, struct mltcp_info *out)
+{
+	struct mltcp_bpf_params p;
+	struct mltcp_bpf_sock st;
+	struct mltcp_sock ms;
+	struct tcp_info ti;
+	char algo[ALGO_NAME_MAX];
+	int socks, params, zero = 0, err = 0;
+	uint32_t slope, icpt;
+
+	if (bpf_check_sock(fd, 1, &ti, algo) < 0)
+		return -1;
+	socks = bpf_map_open("socks");
+	if (socks < 0)
+		return -1;
+	params = bpf_map_open("params");
+	if (params < 0) {
+		close(socks);
+		return -1;
+	}
+	if (bpf_lookup(socks, &fd, &st) < 0 || bpf_lookup(params, &zero, &p) < 0)
+		err = errno == ENOENT ? EOPNOTSUPP : errno;
+	close(socks);
+	close(params);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	memcpy(&ms, st.ms, sizeof(ms));
+	bpf_pending_hints(fd, &st, &ms);
+	/* the values the BPF side uses: clamped like mltcp_get_params() */
+	slope = mltcp_params_slope(p.fparams);
+	icpt = mltcp_params_intercept(p.fparams);
+	slope = slope > MLTCP_SLOPE_MAX ? MLTCP_SLOPE_MAX : slope;
+	icpt = icpt < MLTCP_INTERCEPT_MIN ? MLTCP_INTERCEPT_MIN :
+	       icpt > MLTCP_INTERCEPT_MAX ? MLTCP_INTERCEPT_MAX : icpt;
+	p.mode = p.mode > MLTCP_MODE_OFF ? MLTCP_MODE_OFF : p.mode;
+	p.stagger = p.stagger > MLTCP_STAGGER_MAX ? MLTCP_STAGGER_MAX : p.stagger;
+
+	memset(out, 0, sizeof(*out));
+	out->abi_version = MLTCP_ABI_VERSION;
+	out->size = sizeof(*out);
+	memcpy(out->algo, algo, sizeof(out->algo));
+	out->algo[sizeof(out->algo) - 1] = '\0';
+	out->mode = (uint8_t)p.mode;
+	out->flags = (ms.flags & MLTCP_SF_SIZE_GIVEN ? MLTCP_INFO_F_SIZE_GIVEN : 0) |
+		     (ms.flags & MLTCP_SF_BOUNDS_GIVEN ? MLTCP_INFO_F_BOUNDS_GIVEN : 0) |
+		     (ms.flags & MLTCP_SF_TIEBREAK_GIVEN ? MLTCP_INFO_F_TIEBREAK_GIVEN : 0);
+	out->iterations = ms.iters;
+	out->bytes_this_iter = mltcp_bytes_done(ti.tcpi_bytes_acked, ms.mark);
+	out->bytes_per_iter = ms.bytes_per_iter;
+	out->bytes_ratio = mltcp_ratio_q10(out->bytes_this_iter, ms.bytes_per_iter);
+	out->f = mltcp_sock_f_q10(&ms, (int)p.mode, mltcp_params_pack(slope, icpt),
+				  p.stagger, ti.tcpi_bytes_acked);
+	out->cwnd = ti.tcpi_snd_cwnd;
+	out->tiebreak = ms.tiebreak;
+	out->stagger = p.stagger;
+	out->decrease = p.decrease ? 1 : 0;
+	out->head_start = mltcp_tiebreak_active(&ms);
+	return 0;
+}
+
 MLTCP_EXPORT int mltcp_abi_version(void)
 {
 	uint32_t version = 0;
@@ -79,6 +376,8 @@ MLTCP_EXPORT int mltcp_abi_version(void)
 	ret = getsockopt(fd, MLTCP_SOL, MLTCP_SO_ABI_VERSION, &version, &len);
 	err = errno;
 	close(fd);
+	if (ret < 0 && err == ENOPROTOOPT && bpf_backend_loaded())
+		return MLTCP_ABI_VERSION;
 	if (ret < 0) {
 		errno = err;
 		return -1;
@@ -124,8 +423,12 @@ static int set_opt(int fd, int opt, uint64_t value, uint64_t max, size_t size)
 		return -1;
 	}
 	if (setsockopt(fd, MLTCP_SOL, opt, size == sizeof(v32) ? (void *)&v32 : (void *)&value,
-		       (socklen_t)size) < 0)
+		       (socklen_t)size) < 0) {
+		/* no module, or a socket not its own: the BPF backend, if loaded */
+		if (bpf_fallback(fd))
+			return bpf_set_opt(fd, opt, value);
 		return fix_errno(fd);
+	}
 	return 0;
 }
 
@@ -163,8 +466,11 @@ MLTCP_EXPORT int mltcp_get_state(int fd, struct mltcp_info *st)
 		return -1;
 	}
 	memset(&info, 0, sizeof(info));
-	if (getsockopt(fd, MLTCP_SOL, MLTCP_SO_INFO, &info, &len) < 0)
+	if (getsockopt(fd, MLTCP_SOL, MLTCP_SO_INFO, &info, &len) < 0) {
+		if (bpf_fallback(fd))
+			return bpf_get_info(fd, st);
 		return fix_errno(fd);
+	}
 	if (len < MLTCP_INFO_SIZE_V1) {
 		errno = EPROTO;
 		return -1;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf_ctl.h"
 #include "nl.h"
 #include "output.h"
 #include "parse.h"
@@ -37,6 +38,14 @@ static const char usage[] =
 "        stagger N           largest random head start (tie-break) of a\n"
 "                            socket, a fraction of an iteration from 0 to 1\n"
 "  sockets                   MLTCP sockets of this network namespace\n"
+"  bpf load|unload|status    the BPF backend (kernels that cannot load the\n"
+"                            modules): register the BPF mltcp_reno,\n"
+"                            mltcp_cubic and mltcp_dctcp, pinned in\n"
+"                            /sys/fs/bpf/mltcp; show and set then work on it\n"
+"  attach CGROUP ALGO        every TCP connection made or accepted by the\n"
+"                            processes of a cgroup v2 uses ALGO (mltcp_*;\n"
+"                            either backend), without changing the default\n"
+"  detach CGROUP             undo attach (existing connections keep ALGO)\n"
 "  help                      this text\n"
 "\n"
 "Options (before or after the command):\n"
@@ -95,6 +104,55 @@ static int do_sockets(struct mltcpctl_nl *nl, const struct mltcpctl_out *o)
 	return 0;
 }
 
+/* show and set on the BPF backend (no module; its maps are pinned) */
+static int do_bpf(const struct mltcpctl_args *args, const struct mltcpctl_out *o)
+{
+	struct mltcpctl_params p;
+	struct mltcpctl_algo *algos = NULL;
+	size_t n = 0;
+
+	switch (args->cmd) {
+	case MLTCPCTL_CMD_SET:
+		if (mltcpctl_bpf_set_params(args) < 0) {
+			report(NULL, "set");
+			return 1;
+		}
+		return 0;
+	case MLTCPCTL_CMD_SOCKETS: {
+		struct mltcpctl_sock *socks = NULL;
+
+		if (mltcpctl_bpf_get_sockets(&socks, &n) < 0) {
+			if (errno == EOPNOTSUPP)
+				fprintf(stderr, "mltcpctl: sockets: the BPF backend was loaded without its socket iterator (kernel without iter/tcp)\n");
+			else
+				report(NULL, "sockets");
+			return 1;
+		}
+		mltcpctl_print_sockets(o, socks, n);
+		free(socks);
+		return 0;
+	}
+	default:
+		if (mltcpctl_bpf_get_params(&p) < 0 ||
+		    mltcpctl_bpf_get_counters(&algos, &n) < 0) {
+			report(NULL, "show");
+			return 1;
+		}
+		mltcpctl_print_show(o, &p, algos, n);
+		free(algos);
+		return 0;
+	}
+}
+
+static int finish(int ret)
+{
+	if (fflush(stdout) == EOF) {
+		fprintf(stderr, "mltcpctl: write error: %s\n", strerror(errno));
+		ret = 1;
+	}
+	return ret;
+}
+
 int main(int argc, char *argv[])
 {
 	struct mltcpctl_args args;
@@ -119,6 +177,30 @@ int main(int argc, char *argv[])
 		break;
 	}
 
+	out.f = stdout;
+	out.json = args.json;
+	out.pretty = args.pretty;
+	if (args.cmd == MLTCPCTL_CMD_BPF) {
+		if (args.bpf_op == MLTCPCTL_BPF_LOAD)
+			ret = mltcpctl_bpf_load();
+		else if (args.bpf_op == MLTCPCTL_BPF_UNLOAD)
+			ret = mltcpctl_bpf_unload();
+		else
+			ret = mltcpctl_bpf_status(&out);
+		return finish(ret);
+	}
+	if (args.cmd == MLTCPCTL_CMD_ATTACH)
+		return finish(mltcpctl_attach(args.cgroup, args.algo));
+	if (args.cmd == MLTCPCTL_CMD_DETACH)
+		return finish(mltcpctl_detach(args.cgroup));
+
+	/*
+	 * The BPF backend, when loaded, is the one whose algorithms run (it
+	 * cannot be loaded next to the algorithm modules; a core module left
+	 * loaded without them has nothing to tune).
+	 */
+	if (mltcpctl_bpf_loaded())
+		return finish(do_bpf(&args, &out));
 	nl = mltcpctl_nl_open();
 	if (!nl) {
 		if (errno == ENOENT)
@@ -131,9 +213,6 @@ int main(int argc, char *argv[])
 		return 1;
 	}
 
-	out.f = stdout;
-	out.json = args.json;
-	out.pretty = args.pretty;
 	switch (args.cmd) {
 	case MLTCPCTL_CMD_SET:
 		ret = 0;
@@ -150,9 +229,5 @@ int main(int argc, char *argv[])
 		break;
 	}
 	mltcpctl_nl_close(nl);
-	if (fflush(stdout) == EOF) {
-		fprintf(stderr, "mltcpctl: write error: %s\n", strerror(errno));
-		ret = 1;
-	}
-	return ret;
+	return finish(ret);
 }

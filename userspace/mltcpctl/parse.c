@@ -58,6 +58,9 @@ static int parse_command(const char *word, enum mltcpctl_cmd *cmd)
 		{ "set", MLTCPCTL_CMD_SET },
 		{ "sockets", MLTCPCTL_CMD_SOCKETS },
 		{ "help", MLTCPCTL_CMD_HELP },
+		{ "bpf", MLTCPCTL_CMD_BPF },
+		{ "attach", MLTCPCTL_CMD_ATTACH },
+		{ "detach", MLTCPCTL_CMD_DETACH },
 	};
 	int found = -1;
 	size_t i;
@@ -170,6 +173,23 @@ static bool is_option(const char *w)
 	return w[0] == '-' && w[1];
 }
 
+static int parse_bpf(int argc, char *const argv[], struct mltcpctl_args *a,
+		     char *err, size_t errlen)
+{
+	if (argc != 1)
+		return fail(err, errlen, "bpf: give one of load, unload, status");
+	if (!strcmp(argv[0], "load"))
+		a->bpf_op = MLTCPCTL_BPF_LOAD;
+	else if (!strcmp(argv[0], "unload"))
+		a->bpf_op = MLTCPCTL_BPF_UNLOAD;
+	else if (!strcmp(argv[0], "status"))
+		a->bpf_op = MLTCPCTL_BPF_STATUS;
+	else
+		return fail(err, errlen, "bpf: unknown action '%s' (load, unload or status)",
+			    argv[0]);
+	return 0;
+}
+
 /*
  * Options may come before or after the command and between the pairs of
  * "set" (ss-style): "mltcpctl -j sockets" and "mltcpctl sockets -j" are the
@@ -223,6 +243,19 @@ int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *a,
 	}
 	if (a->cmd == MLTCPCTL_CMD_SET)
 		return parse_set(nwords, words, a, err, errlen);
+	if (a->cmd == MLTCPCTL_CMD_BPF)
+		return parse_bpf(nwords, words, a, err, errlen);
+	if (a->cmd == MLTCPCTL_CMD_ATTACH || a->cmd == MLTCPCTL_CMD_DETACH) {
+		int want = a->cmd == MLTCPCTL_CMD_ATTACH ? 2 : 1;
+
+		if (nwords != want)
+			return fail(err, errlen, a->cmd == MLTCPCTL_CMD_ATTACH ?
+				    "attach: give a cgroup v2 directory and an algorithm" :
+				    "detach: give a cgroup v2 directory");
+		a->cgroup = words[0];
+		a->algo = want == 2 ? words[1] : NULL;
+		return 0;
+	}
 	if (a->cmd != MLTCPCTL_CMD_HELP && nwords)
 		return fail(err, errlen, "unexpected argument '%s'", words[0]);
 	return 0;

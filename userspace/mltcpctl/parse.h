@@ -15,6 +15,16 @@ enum mltcpctl_cmd {
 	MLTCPCTL_CMD_SOCKETS,
 	MLTCPCTL_CMD_HELP,
 	MLTCPCTL_CMD_VERSION,
+	MLTCPCTL_CMD_BPF,
+	MLTCPCTL_CMD_ATTACH,
+	MLTCPCTL_CMD_DETACH,
+};
+
+/* mltcpctl_args.bpf_op: mltcpctl bpf load|unload|status */
+enum mltcpctl_bpf_op {
+	MLTCPCTL_BPF_STATUS,
+	MLTCPCTL_BPF_LOAD,
+	MLTCPCTL_BPF_UNLOAD,
 };
 
 /* mltcpctl_args.set_mask */
@@ -37,6 +47,9 @@ enum mltcpctl_cmd {
  * @mode: enum mltcp_abi_mode, valid when MLTCPCTL_SET_MODE
  * @decrease: 0 or 1, valid when MLTCPCTL_SET_DECREASE
  * @stagger: Q10, valid when MLTCPCTL_SET_STAGGER
+ * @bpf_op: enum mltcpctl_bpf_op, for MLTCPCTL_CMD_BPF
+ * @cgroup: the cgroup directory of attach/detach (points into argv)
+ * @algo: the algorithm of attach (points into argv)
  */
 struct mltcpctl_args {
 	enum mltcpctl_cmd cmd;
@@ -49,6 +62,9 @@ struct mltcpctl_args {
 	uint8_t mode;
 	uint8_t decrease;
 	uint32_t stagger;
+	int bpf_op;
+	const char *cgroup;
+	const char *algo;
 };
 
 /**

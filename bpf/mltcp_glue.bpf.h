@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MLTCP BPF backend: maps and the glue between the tcp_sock counters and
+ * the math of include/mltcp_core.h, the BPF counterpart of mltcp_core.c's
+ * congestion-control hooks (mltcp_ca_init(), mltcp_ca_cwnd_event(),
+ * mltcp_ai_credit(), mltcp_slow_start(), mltcp_decrease(), ...).
+ *
+ * The math and the per-socket state machine are not copied: they are
+ * include/mltcp_core.h itself, compiled for BPF through
+ * include/mltcp_bpf_compat.h.  What differs from the module, and why:
+ *  - the MLTCP state of a socket lives in the "socks" sk_storage map, not
+ *    in icsk_ca_priv, so that userspace can read it by socket fd (the
+ *    module's MLTCP_SO_INFO); the algorithms' own state (CUBIC, DCTCP)
+ *    is in icsk_ca_priv as in the modules;
+ *  - hints come from the "hints" sk_storage map that userspace writes
+ *    (bpf/mltcp_bpf.h) and are applied at the socket's next event;
+ *  - the global parameters are the "params" map, clamped on every read;
+ *  - counters are a map, updated with atomic adds;
+ *  - HZ comes from the loader (params.hz): jiffies are bpf_jiffies64().
+ */
+#ifndef _MLTCP_GLUE_BPF_H
+#define _MLTCP_GLUE_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "mltcp_core.h"
+#include "mltcp_bpf.h"
+
+/* Not in vmlinux.h (macros of the uapi and kernel headers) */
+#define SOL_TCP			6
+#define TCP_CONGESTION		13
+#define TCP_ECN_OK		1
+#define TCP_ECN_DEMAND_CWR	4
+#define TCP_CONG_NEEDS_ECN	0x2
+#define TCP_CA_NAME_MAX		16
+#define MLTCP_BPF_INIT_CWND	10	/* TCP_INIT_CWND, RFC 6928 */
+#define USEC_PER_SEC		1000000ULL
+#define USEC_PER_MSEC		1000ULL
+#define NSEC_PER_MSEC		1000000ULL
+#define MLTCP_BPF_HZ_DEFAULT	250U
+/* include/uapi/linux/mltcp.h (its <linux/types.h> clashes with vmlinux.h) */
+#define MLTCP_BYTES_PER_ITER_MAX	(1ULL << 48)
+
+/* Kernel functions a BPF tcp_congestion_ops may call (6.1 and later) */
+extern u32 tcp_slow_start(struct tcp_sock *tp, u32 acked) __ksym;
+extern void tcp_cong_avoid_ai(struct tcp_sock *tp, u32 w, u32 acked) __ksym;
+extern u32 tcp_reno_ssthresh(struct sock *sk) __ksym;
+extern u32 tcp_reno_undo_cwnd(struct sock *sk) __ksym;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct mltcp_bpf_params);
+} params SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, MLTCP_BPF_NALGOS);
+	__type(key, u32);
+	__type(value, struct mltcp_bpf_counters);
+} counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct mltcp_bpf_sock);
+} socks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct mltcp_bpf_hints);
+} hints SEC(".maps");
+
+_Static_assert(sizeof(struct mltcp_sock) == MLTCP_BPF_SOCK_STATE_SIZE,
+	       "struct mltcp_bpf_sock.ms must hold a struct mltcp_sock");
+
+/* The global parameters after clamping: the BPF side trusts no map value. */
+struct mltcp_bpf_p {
+	u32 fparams;
+	u32 idle_ms;
+	int mode;
+	u32 stagger;
+	bool decrease;
+	u32 hz;
+};
+
+static __always_inline void mltcp_get_params(struct mltcp_bpf_p *p)
+{
+	u32 zero = 0, slope, icpt;
+	struct mltcp_bpf_params *m = bpf_map_lookup_elem(&params, &zero);
+
+	/* never set by a loader (hz 0): the module's defaults */
+	if (!m || !m->hz) {
+		p->fparams = mltcp_params_pack(MLTCP_SLOPE_DEFAULT, MLTCP_INTERCEPT_DEFAULT);
+		p->idle_ms = MLTCP_IDLE_MS_DEFAULT;
+		p->mode = MLTCP_MODE_LEARNED;
+		p->stagger = MLTCP_STAGGER_DEFAULT;
+		p->decrease = true;
+		p->hz = MLTCP_BPF_HZ_DEFAULT;
+		return;
+	}
+	slope = mltcp_params_slope(m->fparams);
+	icpt = mltcp_params_intercept(m->fparams);
+	slope = min(slope, MLTCP_SLOPE_MAX);
+	icpt = clamp(icpt, MLTCP_INTERCEPT_MIN, MLTCP_INTERCEPT_MAX);
+	p->fparams = mltcp_params_pack(slope, icpt);
+	p->idle_ms = clamp(m->idle_ms, MLTCP_IDLE_MS_MIN, MLTCP_IDLE_MS_MAX);
+	/* an unknown mode is the safe one: the base algorithm */
+	p->mode = m->mode <= MLTCP_MODE_OFF ? (int)m->mode : MLTCP_MODE_OFF;
+	p->stagger = min(m->stagger, MLTCP_STAGGER_MAX);
+	p->decrease = m->decrease != 0;
+	p->hz = m->hz >= 100 && m->hz <= 1000 ? m->hz : MLTCP_BPF_HZ_DEFAULT;
+}
+
+static __always_inline struct tcp_sock *tcp_sk(const struct sock *sk)
+{
+	return (struct tcp_sock *)sk;
+}
+
+static __always_inline struct inet_connection_sock *inet_csk(const struct sock *sk)
+{
+	return (struct inet_connection_sock *)sk;
+}
+
+static __always_inline void *inet_csk_ca(const struct sock *sk)
+{
+	return (void *)inet_csk(sk)->icsk_ca_priv;
+}
+
+static __always_inline u32 tcp_snd_cwnd(const struct tcp_sock *tp)
+{
+	return tp->snd_cwnd;
+}
+
+static __always_inline bool tcp_in_slow_start(const struct tcp_sock *tp)
+{
+	return tp->snd_cwnd < tp->snd_ssthresh;
+}
+
+/* include/net/tcp.h's tcp_is_cwnd_limited() (6.1 and later) */
+static __always_inline bool tcp_is_cwnd_limited(const struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	if (BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited))
+		return true;
+	if (tcp_in_slow_start(tp))
+		return tp->snd_cwnd < 2 * tp->max_packets_out;
+	return false;
+}
+
+static __always_inline u32 tcp_jiffies32(void)
+{
+	return (u32)bpf_jiffies64();
+}
+
+static __always_inline u32 mltcp_clock_ms(void)
+{
+	return (u32)(bpf_ktime_get_ns() / NSEC_PER_MSEC);
+}
+
+static __always_inline struct mltcp_sock *mltcp_ms(struct mltcp_bpf_sock *st)
+{
+	return (struct mltcp_sock *)st->ms;
+}
+
+static __always_inline void mltcp_count(u32 algo, int what, s64 delta)
+{
+	struct mltcp_bpf_counters *c = bpf_map_lookup_elem(&counters, &algo);
+
+	if (!c)
+		return;
+	switch (what) {
+	case 0:
+		__sync_fetch_and_add(&c->sockets, delta);
+		break;
+	case 1:
+		__sync_fetch_and_add(&c->sockets_total, delta);
+		break;
+	case 2:
+		__sync_fetch_and_add(&c->iters_learned, delta);
+		break;
+	default:
+		__sync_fetch_and_add(&c->iters_given, delta);
+		break;
+	}
+}
+
+#define MLTCP_CNT_SOCKETS	0
+#define MLTCP_CNT_TOTAL		1
+#define MLTCP_CNT_LEARNED	2
+#define MLTCP_CNT_GIVEN		3
+
+/**
+ * mltcp_apply_hints() - apply the application's new requests to a socket
+ * @sk: socket
+ * @st: its MLTCP state
+ *
+ * The BPF side of mltcp_set_bytes_per_iter(), mltcp_iteration_begin() and
+ * mltcp_set_sock_tiebreak(): each kind of request is applied once, when
+ * its generation number moved; out-of-range values are clamped.
+ */
+static __always_inline void mltcp_apply_hints(struct sock *sk, struct mltcp_bpf_sock *st)
+{
+	struct mltcp_bpf_hints *h = bpf_sk_storage_get(&hints, sk, NULL, 0);
+	struct mltcp_sock *ms = mltcp_ms(st);
+	u64 bytes;
+	u32 gen;
+
+	if (!h)
+		return;
+	gen = READ_ONCE(h->size_gen);
+	if (gen != st->size_gen) {
+		st->size_gen = gen;
+		bytes = min(READ_ONCE(h->size), MLTCP_BYTES_PER_ITER_MAX);
+		mltcp_set_size(ms, bytes);
+	}
+	gen = READ_ONCE(h->mark_gen);
+	if (gen != st->mark_gen) {
+		st->mark_gen = gen;
+		bytes = min(READ_ONCE(h->mark_bytes), MLTCP_BYTES_PER_ITER_MAX);
+		if (mltcp_iter_begin(ms, READ_ONCE(h->mark), 0, bytes) == MLTCP_EV_GIVEN)
+			mltcp_count(st->algo, MLTCP_CNT_GIVEN, 1);
+		ms->start_ms = mltcp_clock_ms();
+	}
+	gen = READ_ONCE(h->tb_gen);
+	if (gen != st->tb_gen) {
+		st->tb_gen = gen;
+		mltcp_set_tiebreak(ms, min(READ_ONCE(h->tiebreak), MLTCP_TIEBREAK_MAX));
+	}
+}
+
+/* The socket's state with its pending hints applied, or NULL. */
+static __always_inline struct mltcp_bpf_sock *mltcp_state(struct sock *sk)
+{
+	struct mltcp_bpf_sock *st = bpf_sk_storage_get(&socks, sk, NULL, 0);
+
+	if (st)
+		mltcp_apply_hints(sk, st);
+	return st;
+}
+
+/**
+ * mltcp_bpf_init() - mltcp_ca_init(): start MLTCP state on a connection
+ * @sk: socket
+ * @algo: enum mltcp_bpf_algo, for the counters
+ *
+ * Hints given before the connection started are kept (mltcp_sock_init()).
+ * Without memory for the state the socket runs the base algorithm.
+ */
+static __always_inline void mltcp_bpf_init(struct sock *sk, u32 algo)
+{
+	struct mltcp_bpf_sock *st;
+	struct mltcp_sock *ms;
+	bool counted;
+
+	st = bpf_sk_storage_get(&socks, sk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
+	if (!st)
+		return;
+	ms = mltcp_ms(st);
+	counted = ms->flags & MLTCP_SF_INIT;
+	if (counted && st->algo != algo) {
+		mltcp_count(st->algo, MLTCP_CNT_SOCKETS, -1);
+		counted = false;
+	}
+	mltcp_sock_init(ms, tcp_sk(sk)->bytes_acked, bpf_get_prandom_u32());
+	ms->flags |= MLTCP_SF_INIT;
+	ms->start_ms = mltcp_clock_ms();
+	st->algo = algo;
+	st->f = MLTCP_Q10_ONE;
+	if (!counted) {
+		mltcp_count(algo, MLTCP_CNT_SOCKETS, 1);
+		mltcp_count(algo, MLTCP_CNT_TOTAL, 1);
+	}
+	mltcp_apply_hints(sk, st);
+}
+
+/* mltcp_ca_release() */
+static __always_inline void mltcp_bpf_release(struct sock *sk)
+{
+	struct mltcp_bpf_sock *st = bpf_sk_storage_get(&socks, sk, NULL, 0);
+	struct mltcp_sock *ms;
+
+	if (!st)
+		return;
+	ms = mltcp_ms(st);
+	if (ms->flags & MLTCP_SF_INIT) {
+		ms->flags &= (u8)~MLTCP_SF_INIT;
+		mltcp_count(st->algo, MLTCP_CNT_SOCKETS, -1);
+	}
+}
+
+/* mltcp_send_gap_us(): time since the last data transmission */
+static __always_inline u32 mltcp_send_gap_us(const struct tcp_sock *tp, u32 hz)
+{
+	u32 gap = tcp_jiffies32() - tp->lsndtime;
+
+	if (gap >= 3600U * hz)
+		return U32_MAX;
+	return (u32)((u64)gap * USEC_PER_SEC / hz);
+}
+
+/*
+ * mltcp_ca_cwnd_event(): an idle gap ends a learned iteration and, where F is
+ * in use, restarts the window (mltcp_restart_due()).  The modules honour a
+ * route's initcwnd; BPF cannot read the route, so this restarts from TCP's
+ * default initial window.
+ */
+static __always_inline void mltcp_bpf_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct mltcp_bpf_sock *st;
+	struct mltcp_bpf_p p;
+	u32 thresh;
+
+	if (ev != CA_EVENT_TX_START)
+		return;
+	st = mltcp_state(sk);
+	if (!st)
+		return;
+	mltcp_get_params(&p);
+	thresh = mltcp_idle_threshold_us(p.idle_ms, tp->srtt_us >> 3);
+	if (mltcp_restart_due(mltcp_ms(st), p.mode, p.fparams, tp->snd_nxt - tp->snd_una,
+			      mltcp_send_gap_us(tp, p.hz), thresh)) {
+		u32 w = tp->snd_cwnd_clamp < MLTCP_BPF_INIT_CWND ? tp->snd_cwnd_clamp :
+			MLTCP_BPF_INIT_CWND;
+
+		if (w < tcp_snd_cwnd(tp))
+			tp->snd_cwnd = w;
+	}
+	if (mltcp_on_tx_start(mltcp_ms(st), tp->bytes_acked, tp->snd_nxt - tp->snd_una,
+			      mltcp_send_gap_us(tp, p.hz), thresh) == MLTCP_EV_LEARNED) {
+		mltcp_count(st->algo, MLTCP_CNT_LEARNED, 1);
+		mltcp_ms(st)->start_ms = mltcp_clock_ms();
+	}
+}
+
+/* mltcp_ai_credit(): scale an ACK's credit by F */
+static __always_inline u32 mltcp_bpf_ai_credit(struct sock *sk, u32 acked)
+{
+	struct mltcp_bpf_sock *st = mltcp_state(sk);
+	struct mltcp_sock *ms;
+	struct mltcp_bpf_p p;
+	u32 f;
+
+	if (!st)
+		return acked;
+	ms = mltcp_ms(st);
+	mltcp_get_params(&p);
+	f = mltcp_sock_f_q10(ms, p.mode, p.fparams, p.stagger, tcp_sk(sk)->bytes_acked);
+	st->f = f;
+	return mltcp_scale_credit(acked, f, &ms->carry);
+}
+
+/* mltcp_slow_start(): slow start fed the F-scaled credit (include/mltcp.h) */
+static __always_inline bool mltcp_bpf_slow_start(struct sock *sk, u32 *acked)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 credit, left;
+
+	if (!tcp_is_cwnd_limited(sk))
+		return false;
+	if (tcp_in_slow_start(tp)) {
+		credit = mltcp_bpf_ai_credit(sk, *acked);
+		left = tcp_slow_start(tp, credit);
+		*acked = left ? (u32)div64_u64((u64)*acked * left, credit) : 0;
+		if (!*acked)
+			return false;
+	}
+	return true;
+}
+
+/* mltcp_reno_cong_avoid() */
+static __always_inline void mltcp_bpf_reno_cong_avoid(struct sock *sk, u32 acked)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (!mltcp_bpf_slow_start(sk, &acked))
+		return;
+	acked = mltcp_bpf_ai_credit(sk, acked);
+	if (acked)
+		tcp_cong_avoid_ai(tp, tcp_snd_cwnd(tp), acked);
+}
+
+/* mltcp_decrease(): divide a multiplicative decrease by F */
+static __always_inline u32 mltcp_bpf_decrease(struct sock *sk, u32 cwnd, u32 reduced)
+{
+	struct mltcp_bpf_sock *st;
+	struct mltcp_bpf_p p;
+
+	mltcp_get_params(&p);
+	if (!p.decrease)
+		return reduced;
+	st = mltcp_state(sk);
+	if (!st)
+		return reduced;
+	return mltcp_soften_cut(cwnd, reduced,
+				mltcp_sock_f_q10(mltcp_ms(st), p.mode, p.fparams, p.stagger,
+						 tcp_sk(sk)->bytes_acked));
+}
+
+/* mltcp_reno_ssthresh() */
+static __always_inline u32 mltcp_bpf_reno_ssthresh(struct sock *sk)
+{
+	return mltcp_bpf_decrease(sk, tcp_snd_cwnd(tcp_sk(sk)), tcp_reno_ssthresh(sk));
+}
+
+#endif /* _MLTCP_GLUE_BPF_H */
