@@ -58,7 +58,8 @@ deps:
 deps-check:
 	@scripts/deps.sh --install $(USER_KVERS) >/dev/null
 
-KSRC := Kbuild VERSION $(wildcard *.c *.h) include
+# Sources only: the *.mod.c files Kbuild generates next to them belong to one kernel.
+KSRC := Kbuild VERSION $(filter-out %.mod.c,$(wildcard *.c *.h)) include
 
 kobj:
 ifneq ($(abspath $(KOBJ)),$(CURDIR))
