@@ -87,21 +87,6 @@ static void find_pin(unsigned long long id, char *path, size_t len, char *algo, 
 	closedir(d);
 }
 
-static bool ca_available(const char *name)
-{
-	char buf[4096], *tok, *save;
-	FILE *f = fopen("/proc/sys/net/ipv4/tcp_available_congestion_control", "r");
-	bool found = false;
-
-	if (!f)
-		return false;
-	if (fgets(buf, sizeof(buf), f))
-		for (tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save))
-			found |= !strcmp(tok, name);
-	fclose(f);
-	return found;
-}
-
 static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level == LIBBPF_WARN && getenv("MLTCP_BPF_DEBUG"))
@@ -122,7 +107,7 @@ int mltcpctl_attach(const char *cgroup, const char *algo)
 	if (strlen(algo) >= sizeof(skel->rodata->algo) || strncmp(algo, "mltcp_", 6))
 		return fail("attach", "'%s' is not an MLTCP congestion control (mltcp_reno, mltcp_cubic, mltcp_dctcp)",
 			    algo);
-	if (!ca_available(algo))
+	if (!mltcpctl_ca_available(algo))
 		return fail("attach", "%s is not available: load the modules (modprobe %s) or the BPF backend (mltcpctl bpf load)",
 			    algo, algo);
 	id = cgroup_id("attach", cgroup);

@@ -86,7 +86,7 @@ int mltcpctl_bpf_loaded(void)
 }
 
 /* Is @name in net.ipv4.tcp_available_congestion_control? */
-static bool ca_available(const char *name)
+bool mltcpctl_ca_available(const char *name)
 {
 	char buf[4096], *tok, *save;
 	FILE *f = fopen("/proc/sys/net/ipv4/tcp_available_congestion_control", "r");
@@ -285,7 +285,7 @@ int mltcpctl_bpf_load(void)
 	if (check_kernel())
 		return 1;
 	for (i = 0; i < MLTCP_BPF_NALGOS; i++)
-		if (ca_available(algo_names[i]))
+		if (mltcpctl_ca_available(algo_names[i]))
 			return fail("load: a congestion control named %s is already registered (not by 'mltcpctl bpf load'); unregister it first",
 				    algo_names[i]);
 	p.hz = read_hz();
@@ -361,7 +361,7 @@ int mltcpctl_bpf_load(void)
 			strerror(err));
 	mltcp_bpf__destroy(skel);
 	for (i = 0; i < MLTCP_BPF_NALGOS; i++)
-		if (!ca_available(algo_names[i]))
+		if (!mltcpctl_ca_available(algo_names[i]))
 			return fail("load: %s registered, but the kernel does not list it", algo_names[i]);
 	printf("mltcp: BPF backend loaded: mltcp_reno mltcp_cubic mltcp_dctcp (maps pinned in %s, HZ %u)\n",
 	       MLTCP_BPF_PIN_DIR, p.hz);
@@ -407,20 +407,29 @@ int mltcpctl_bpf_unload(void)
 	return 0;
 }
 
-int mltcpctl_bpf_get_params(struct mltcpctl_params *out)
+/* The pinned global parameters, as stored; -1 with errno on failure. */
+static int read_pinned_params(struct mltcp_bpf_params *p)
 {
-	struct mltcp_bpf_params p;
 	int fd = open_pinned("params"), zero = 0, err;
 
 	if (fd < 0)
 		return -1;
-	if (bpf_map_lookup_elem(fd, &zero, &p)) {
+	if (bpf_map_lookup_elem(fd, &zero, p)) {
 		err = errno;
 		close(fd);
 		errno = err;
 		return -1;
 	}
 	close(fd);
+	return 0;
+}
+
+int mltcpctl_bpf_get_params(struct mltcpctl_params *out)
+{
+	struct mltcp_bpf_params p;
+
+	if (read_pinned_params(&p))
+		return -1;
 	memset(out, 0, sizeof(*out));
 	out->abi_version = MLTCP_ABI_VERSION;
 	out->slope = mltcp_params_slope(p.fparams);
@@ -531,12 +540,12 @@ int mltcpctl_bpf_status(const struct mltcpctl_out *o)
 		printf("BPF backend: loaded (%s)\n", MLTCP_BPF_PIN_DIR);
 		for (i = 0; i < MLTCP_BPF_NALGOS; i++)
 			printf("%s: %s\n", algo_names[i],
-			       ca_available(algo_names[i]) ? "registered" : "NOT registered");
+			       mltcpctl_ca_available(algo_names[i]) ? "registered" : "NOT registered");
 	}
 	mltcpctl_print_show(o, &p, algos, n);
 	free(algos);
 	for (i = 0; i < MLTCP_BPF_NALGOS; i++)
-		if (!ca_available(algo_names[i]))
+		if (!mltcpctl_ca_available(algo_names[i]))
 			return 1;
 	return 0;
 }
@@ -560,19 +569,11 @@ int mltcpctl_bpf_get_sockets(struct mltcpctl_sock **out, size_t *n)
 	struct mltcp_bpf_params p;
 	struct mltcpctl_sock *socks = NULL, *s;
 	size_t cap = 0, cnt = 0;
-	int link, it, fd, zero = 0, err = 0;
+	int link, it, err = 0;
 	ssize_t r;
 
-	fd = open_pinned("params");
-	if (fd < 0)
+	if (read_pinned_params(&p))
 		return -1;
-	if (bpf_map_lookup_elem(fd, &zero, &p)) {
-		err = errno;
-		close(fd);
-		errno = err;
-		return -1;
-	}
-	close(fd);
 	clamp_params(&p);
 	link = open_pinned("sockets");
 	if (link < 0) {

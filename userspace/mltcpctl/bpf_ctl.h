@@ -7,6 +7,7 @@
 #ifndef MLTCPCTL_BPF_CTL_H
 #define MLTCPCTL_BPF_CTL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "output.h"
@@ -26,6 +27,8 @@ int mltcpctl_detach(const char *cgroup);
 
 /* True when the BPF backend's maps are pinned (it is loaded). */
 int mltcpctl_bpf_loaded(void);
+/* Is @name in net.ipv4.tcp_available_congestion_control? */
+bool mltcpctl_ca_available(const char *name);
 
 /* 0 or -1 with errno; the BPF counterparts of mltcpctl_nl_*(). */
 int mltcpctl_bpf_get_params(struct mltcpctl_params *p);
