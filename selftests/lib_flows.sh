@@ -77,6 +77,14 @@ print("%.2f %d %d %d %d %d %d" % (nbytes * 8 / span / 1000 if span > 0 else 0,
 PYEOF
 }
 
+# flows_saw_loss OUT FROM_MS TO_MS: succeeds when a sample of OUT in [FROM_MS, TO_MS]
+# shows a flow in TCP_CA_Loss (a retransmission timeout).
+flows_saw_loss() {
+	awk -v lo="$2" -v hi="$3" '
+		$1 == "s" && NF == 9 && $2 >= lo && $2 <= hi && $9 == 4 { hit = 1 }
+		END { exit !hit }' "$1"
+}
+
 # Under emulation starting a process (tc, sleep, date) may take seconds, so the
 # blackouts are driven without starting any: tc processes started beforehand read
 # their commands from a pipe, and waits use bash's read timeout and $EPOCHREALTIME.
