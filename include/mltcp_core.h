@@ -126,6 +126,7 @@ enum mltcp_mode {
 #define MLTCP_SF_BOUNDS_GIVEN	0x04	/* iteration marks by control plane */
 #define MLTCP_SF_HINTED		(MLTCP_SF_SIZE_GIVEN | MLTCP_SF_BOUNDS_GIVEN)
 #define MLTCP_SF_TIEBREAK_GIVEN	0x08	/* tiebreak set by control plane */
+#define MLTCP_SF_MARK_PENDING	0x10	/* a mark since the last TX_START */
 
 /**
  * struct mltcp_sock - per-socket MLTCP state (56 bytes)
@@ -641,40 +642,6 @@ static inline bool mltcp_is_idle_gap(u32 outstanding, u32 gap_us,
 }
 
 /**
- * mltcp_restart_due() - does this transmission restart the window?
- * @ms: socket state
- * @mode: global enum mltcp_mode
- * @params: packed slope/intercept
- * @outstanding: bytes sent but not yet acked (snd_nxt - snd_una)
- * @gap_us: time since the last data transmission
- * @threshold_us: mltcp_idle_threshold_us()
- *
- * An MLTCP socket starts each iteration's communication from the initial
- * window, as RFC 5681 (4.1) has every TCP do after an idle period longer
- * than the RTO: the compute phase is such a period, only often shorter
- * than the RTO, and MLTCP, unlike TCP, knows it is one.  The reason is the
- * interleaving: a job whose phase begins while another is still sending
- * would otherwise burst the whole window it had at the end of its last
- * phase into a queue the other job holds; the tail drops that follow hit
- * both jobs, stretch both phases and throw interleaved jobs back into
- * overlap (bench/ANALYSIS.md).  Restarted, the newcomer's slow start is
- * clocked by the RTT of the full queue and it yields to the job already
- * sending; alone, the ramp costs a few RTTs of an empty path.
- *
- * Only where F is in use (slope > 0, mltcp_f_active()): with slope 0 the
- * algorithm stays exactly its base.
- *
- * Return: true when the window restarts.
- */
-static inline bool mltcp_restart_due(const struct mltcp_sock *ms, int mode,
-				     u32 params, u32 outstanding, u32 gap_us,
-				     u32 threshold_us)
-{
-	return mltcp_params_slope(params) && mltcp_f_active(ms, mode) &&
-	       mltcp_is_idle_gap(outstanding, gap_us, threshold_us);
-}
-
-/**
  * mltcp_tiebreak_from_random() - map a random word to a tie-break
  * @rnd: uniformly random 32-bit value
  *
@@ -817,6 +784,22 @@ static inline u8 mltcp_gap_q8(u32 gap_us)
 }
 
 /**
+ * mltcp_gap_ends_iter() - is an idle gap as long as an iteration gap?
+ * @ms: socket state
+ * @gap_us: the gap, in microseconds
+ *
+ * The learner's test (see MLTCP_GAP_TOL_Q8), without updating anything:
+ * true before any reference exists, else when the gap is at least about
+ * 0.6 times the reference.
+ *
+ * Return: true when the gap is an iteration gap, not a gap between bursts.
+ */
+static inline bool mltcp_gap_ends_iter(const struct mltcp_sock *ms, u32 gap_us)
+{
+	return !ms->gap_q8 || mltcp_gap_q8(gap_us) + MLTCP_GAP_TOL_Q8 >= ms->gap_q8;
+}
+
+/**
  * mltcp_learn_gap() - does an idle gap end the learned iteration?
  * @ms: socket state
  * @gap_us: the gap, in microseconds
@@ -832,7 +815,7 @@ static inline bool mltcp_learn_gap(struct mltcp_sock *ms, u32 gap_us)
 	unsigned int cur = ms->bursts & 0xf, prev = ms->bursts >> 4;
 	unsigned int ref = ms->gap_q8;
 
-	if (!ref || g + MLTCP_GAP_TOL_Q8 >= ref) {
+	if (mltcp_gap_ends_iter(ms, gap_us)) {
 		/*
 		 * Bursts per iteration: a maximum that forgets one at a time,
 		 * and only at a gap as long as the reference (an iteration
@@ -862,6 +845,51 @@ static inline bool mltcp_learn_gap(struct mltcp_sock *ms, u32 gap_us)
 }
 
 /**
+ * mltcp_restart_due() - does this transmission restart the window?
+ * @ms: socket state
+ * @mode: global enum mltcp_mode
+ * @params: packed slope/intercept
+ * @outstanding: bytes sent but not yet acked (snd_nxt - snd_una)
+ * @gap_us: time since the last data transmission
+ * @threshold_us: mltcp_idle_threshold_us()
+ *
+ * An MLTCP socket starts each iteration's communication from the initial
+ * window, as RFC 5681 (4.1) has every TCP do after an idle period longer
+ * than the RTO: the compute phase is such a period, only often shorter
+ * than the RTO, and MLTCP, unlike TCP, knows it is one.  The reason is the
+ * interleaving: a job whose phase begins while another is still sending
+ * would otherwise burst the whole window it had at the end of its last
+ * phase into a queue the other job holds; the tail drops that follow hit
+ * both jobs, stretch both phases and throw interleaved jobs back into
+ * overlap (bench/ANALYSIS.md).  Restarted, the newcomer's slow start is
+ * clocked by the RTT of the full queue and it yields to the job already
+ * sending; alone, the ramp costs a few RTTs of an empty path.
+ *
+ * Only at the start of an iteration, not at every idle gap: a DDP job
+ * sends an iteration's gradients in buckets separated by backward compute,
+ * and restarting each bucket would slow the job for nothing.  With given
+ * marks, the first transmission after a mark (MLTCP_SF_MARK_PENDING);
+ * learning, a gap the learner takes for an iteration gap
+ * (mltcp_gap_ends_iter()).  In both cases after an idle gap.
+ *
+ * Only where F is in use (slope > 0, mltcp_f_active()): with slope 0 the
+ * algorithm stays exactly its base.
+ *
+ * Return: true when the window restarts.
+ */
+static inline bool mltcp_restart_due(const struct mltcp_sock *ms, int mode,
+				     u32 params, u32 outstanding, u32 gap_us,
+				     u32 threshold_us)
+{
+	if (!mltcp_params_slope(params) || !mltcp_f_active(ms, mode) ||
+	    !mltcp_is_idle_gap(outstanding, gap_us, threshold_us))
+		return false;
+	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
+		return ms->flags & MLTCP_SF_MARK_PENDING;
+	return mltcp_gap_ends_iter(ms, gap_us);
+}
+
+/**
  * mltcp_on_tx_start() - first transmission after nothing was in flight
  * @ms: socket state
  * @acked: bytes_acked now
@@ -881,6 +909,7 @@ static inline enum mltcp_event mltcp_on_tx_start(struct mltcp_sock *ms,
 {
 	u64 size;
 
+	ms->flags &= (u8)~MLTCP_SF_MARK_PENDING;
 	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
 		return MLTCP_EV_NONE;
 	if (!mltcp_is_idle_gap(outstanding, gap_us, threshold_us))
@@ -925,7 +954,7 @@ static inline enum mltcp_event mltcp_iter_begin(struct mltcp_sock *ms,
 		mltcp_record_iter(ms, mltcp_bytes_done(new_mark, ms->mark));
 		ev = MLTCP_EV_GIVEN;
 	}
-	ms->flags |= MLTCP_SF_BOUNDS_GIVEN;
+	ms->flags |= MLTCP_SF_BOUNDS_GIVEN | MLTCP_SF_MARK_PENDING;
 	ms->mark = new_mark;
 	return ev;
 }

@@ -4,7 +4,9 @@
 # (mltcp-bench --start exact) must leave the lockstep and take turns:
 #   1. the mechanism, exactly: each iteration's first transmission restarts the window
 #      of an MLTCP socket (tracepoint mltcp:mltcp_restart, cwnd back to the initial
-#      10 segments), and with slope 0 (F = 1, the base algorithm) it never does;
+#      10 segments), and with slope 0 (F = 1, the base algorithm) it never does; a job
+#      sending each iteration in three buckets restarts once per iteration, with
+#      marks and learning;
 #   2. the outcome, over 5 runs of 20 iterations through a router FIFO of one BDP:
 #      in at least 4 runs the jobs leave the lockstep and interleave (both jobs'
 #      overlap below 10%) by iteration 15, and at least 3 runs converge
@@ -22,7 +24,7 @@
 ML_BIN=${ML_BIN:-$(cd "$(dirname "$0")/.." && pwd)/build/bin}
 T=/sys/kernel/tracing
 ITERS=8
-tap_plan 6
+tap_plan 8
 [ -x "$ML_BIN/mltcp-bench" ] || bail "mltcp-bench is built ($ML_BIN; make userspace)"
 [ -d "$T/events" ] || mount -t tracefs tracefs "$T" || bail "tracefs is mounted"
 ml_modprobe mltcp_reno || bail "load mltcp_reno"
@@ -78,6 +80,32 @@ read -r n1 _ < <(restarts "$tmp/base.trace" 5202)
 [ "$n0" = 0 ] && [ "$n1" = 0 ]
 tap_result "with slope 0 the window never restarts ($n0 and $n1 events): the base algorithm" $?
 echo 1 >$P/slope || bail "slope 1"
+
+# 1b. only at an iteration's start: one job whose iterations send three buckets
+# separated by 40 ms of compute (DDP's backward pass) restarts once per iteration,
+# after a mark (--hints) or at the gaps the learner takes for iteration gaps; at
+# every idle gap it would be three times as often.
+BITERS=10
+buckets() {
+	echo >"$T/trace"
+	echo 1 >"$T/events/mltcp/mltcp_restart/enable" || return 1
+	"$ML_BIN/mltcp-bench" -q --no-ideal "$2" --cc mltcp_reno \
+		-j name=ddp,compute_ms=150,bytes=400K,phases=3,gap_ms=40,iterations=$BITERS \
+		-o "$1" >"$1.log" 2>&1
+	local rc=$?
+	echo 0 >"$T/events/mltcp/mltcp_restart/enable"
+	cat "$T/trace" >"$1.trace"
+	[ $rc = 0 ] || tail -n 20 "$1.log" | diag_stream
+	return $rc
+}
+for how in --hints --no-hints; do
+	buckets "$tmp/b$how" "$how" || bail "mltcp-bench: one job of 3 buckets per iteration ($how)"
+	read -r n _ < <(restarts "$tmp/b$how.trace" 5201)
+	# learned: F (and the restart) starts once three iterations were seen
+	lo=$([ "$how" = --hints ] && echo $((BITERS - 2)) || echo $((BITERS - 6)))
+	[ "$n" -ge "$lo" ] && [ "$n" -le "$BITERS" ]
+	tap_result "3 buckets per iteration ($how): $n restarts in $BITERS iterations (one per iteration: $lo..$BITERS)" $?
+done
 
 # 2. the outcome over several runs
 "$ML_BIN/mltcp-bench" -q --start exact --hints --cc mltcp_reno --runs 5 \

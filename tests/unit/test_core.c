@@ -607,6 +607,49 @@ static void test_restart_due(void **state)
 	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 50000, thr));
 	mltcp_record_iter(&ms, MB);
 	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 50000, thr));
+	/*
+	 * Learning bucketed traffic: once a 200 ms gap ended an iteration,
+	 * a 20 ms gap between buckets does not restart, a 150 ms one does.
+	 */
+	assert_true(mltcp_learn_gap(&ms, 200000));
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 20000, thr));
+	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 150000, thr));
+}
+
+/* With given marks the window restarts at the first transmission after a mark only. */
+static void test_restart_given(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+	u32 thr = mltcp_idle_threshold_us(10, 0);
+	int i;
+
+	(void)state;
+	mltcp_iter_begin(&ms, 0, 0, 4 * MB);
+	for (i = 0; i < 3; i++) {
+		/* the iteration's first transmission, even after a short gap */
+		assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0,
+					      20000, thr));
+		assert_true(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0,
+					      20000, thr));
+		assert_int_equal(mltcp_on_tx_start(&ms, (u64)i * 4 * MB, 0, 20000, thr),
+				 MLTCP_EV_NONE);
+		/* the next buckets of the same iteration, even after a long gap */
+		assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0,
+					       300000, thr));
+		mltcp_on_tx_start(&ms, (u64)i * 4 * MB + MB, 0, 300000, thr);
+		assert_false(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0,
+					       300000, thr));
+		assert_int_equal(mltcp_iter_begin(&ms, (u64)(i + 1) * 4 * MB, 0, 0),
+				 MLTCP_EV_GIVEN);
+	}
+	/* a mark while data is in flight: no restart (not idle), still pending */
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 1, 20000, thr));
+	/* slope 0 ignores the mark */
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, mltcp_params_pack(0, ONE), 0,
+				       20000, thr));
+	/* a connection (re)start forgets a pending mark */
+	mltcp_sock_init(&ms, 0, 0);
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 20000, thr));
 }
 
 int main(void)
@@ -616,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_head_start),
 		cmocka_unit_test(test_tiebreak_init),
 		cmocka_unit_test(test_restart_due),
+		cmocka_unit_test(test_restart_given),
 		cmocka_unit_test(test_ratio_from_socket),
 		cmocka_unit_test(test_clamping),
 		cmocka_unit_test(test_counter_wrap),
