@@ -4,7 +4,9 @@
 # backward pass (examples/pytorch/ddp_train.py), so each iteration's traffic comes in
 # 4 bursts. The preload library puts the ranks' connections on mltcp_cubic; each
 # rank's gloo socket must count the training loop's iterations (within 5%, the last
-# one may still be open) and learn the whole iteration's bytes, not a bucket's.
+# one may still be open) and learn the whole iteration's bytes, not a bucket's, and
+# restart its window at most once per iteration (tracepoint mltcp:mltcp_restart: at the
+# gaps the learner takes for iteration gaps, not at each bucket).
 # About 4 minutes under TCG, most of it importing torch, plus python3-torch itself
 # (apt-get install python3-torch, ~3 minutes): too long for `make check`'s hour on two
 # cores next to everything else, so it lives here and runs on demand:
@@ -15,7 +17,7 @@
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 ITERS=20
-tap_plan 3
+tap_plan 4
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import torch' 2>/dev/null ||
 	bail "python3-torch is installed (apt-get install python3-torch)"
 [ -e "$top/build/lib/libmltcp-preload.so" ] || bail "libmltcp-preload.so is built (make userspace)"
@@ -26,6 +28,11 @@ at_exit "echo $old >$P/mode"
 echo learned >$P/mode || bail "mode learned"
 tmp=$(mktemp -d)
 at_exit "rm -rf $tmp"
+T=/sys/kernel/tracing
+[ -d "$T/events" ] || mount -t tracefs tracefs "$T" || bail "tracefs is mounted"
+at_exit "echo 0 >$T/events/mltcp/mltcp_restart/enable; echo >$T/trace"
+echo >"$T/trace"
+echo 1 >"$T/events/mltcp/mltcp_restart/enable" || bail "enable mltcp:mltcp_restart"
 
 PYTHONPATH="$top/userspace/python" MLTCP_LIBRARY="$top/build/lib/libmltcp.so.1" \
 	MLTCP_CC=mltcp_cubic LD_PRELOAD="$top/build/lib/libmltcp-preload.so" \
@@ -33,6 +40,8 @@ PYTHONPATH="$top/userspace/python" MLTCP_LIBRARY="$top/build/lib/libmltcp.so.1" 
 	--iters $ITERS --layers 4 --width 512 --bucket-mb 1 --fwd-ms 150 --bwd-ms 300 \
 	--report-sockets --all-ranks --port $((20000 + RANDOM % 20000)) >"$tmp/out" 2>"$tmp/err"
 rc=$?
+echo 0 >"$T/events/mltcp/mltcp_restart/enable"
+cat "$T/trace" >"$tmp/trace"
 [ $rc = 0 ] || tail -n 20 "$tmp/err" | diag_stream
 tap_result "ddp_train.py: 2 ranks, $ITERS iterations, 4 buckets, on mltcp_cubic" $rc
 
@@ -71,4 +80,8 @@ done <"$tmp/sum"
 tap_result "each rank's gloo socket counted the training loop's iterations (within 5%)" $?
 [ $n -ge 2 ] && [ $size_ok = 1 ]
 tap_result "each learned the iteration's gradient bytes, not a bucket's (within 5%)" $?
+restarts=$(grep -c 'mltcp_restart:' "$tmp/trace")
+diag "$restarts window restarts over $n sockets in $ITERS iterations"
+[ $n -ge 2 ] && [ "$restarts" -le $((n * ITERS)) ]
+tap_result "at most one restart per socket and iteration, not one per bucket: $restarts <= $((n * ITERS))" $?
 tap_done
