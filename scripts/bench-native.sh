@@ -7,12 +7,15 @@
 # same table and targets as bench/RESULTS.md (scripts/bench-grid-table), the single-flow
 # table (scripts/bench-goodput-table) and the cost table. ~25 minutes on 2 cores.
 #
-#   scripts/bench-native.sh            (root: namespaces, tc, BPF)
+#   scripts/bench-native.sh              (root: namespaces, tc, BPF)
+#   scripts/bench-native.sh report DIR   tables and bench/RESULTS-native.md of an earlier
+#                                        run again
 #
 # Environment: RUNS_MLTCP (10), RUNS_BASE (5), ITERATIONS (30), CELLS="a b" (grid cells;
 # default all), COST_REPEATS (4: shaped repeats; the cpu test runs 2 more), RESULTS= the
 # output directory (default results/native-<UTC time>/). With CELLS or other run counts
-# than the defaults the results file is not written (a partial run would replace it).
+# than the defaults the results file is not written (a partial run would replace it), in
+# either mode.
 # Needs a kernel with BTF and BPF struct_ops, tc with tbf, iperf3 and jq; the modules must
 # not be loaded. Faults stop it with a one-line reason, never with a shorter grid.
 set -euo pipefail
@@ -27,44 +30,55 @@ iters=${ITERATIONS:-30}
 cost_n=${COST_REPEATS:-4}
 die() { echo "bench-native: $*" >&2; exit 1; }
 
-[ "$(id -u)" = 0 ] || die "needs root (network namespaces, tc, BPF)"
-[ -x "$ctl" ] && [ -x "$BUILD/bin/mltcp-bench" ] || die "not built: make userspace"
-[ -r /sys/kernel/btf/vmlinux ] || die "kernel $(uname -r) has no BTF (/sys/kernel/btf/vmlinux)"
-[ -d /sys/module/mltcp ] && die "the mltcp modules are loaded: unload them (the native bench runs the BPF backend)"
-for t in iperf3 jq tc ethtool taskset; do
-	command -v "$t" >/dev/null || die "$t is missing (make deps)"
-done
-
-stamp=$(date -u +%Y%m%d-%H%M%S)
-res=${RESULTS:-$top/results/native-$stamp}
-mkdir -p "$res"
-res=$(cd "$res" && pwd)
-
-if "$ctl" bpf status >/dev/null 2>&1 || [ -e /sys/fs/bpf/mltcp ]; then
-	echo "bench-native: a BPF backend was left loaded; unloading it first" >&2
-	"$ctl" bpf unload >/dev/null
-fi
-"$ctl" bpf load >&2 || die "mltcpctl bpf load failed"
-trap '"$ctl" bpf unload >/dev/null 2>&1 || true' EXIT
-
 status=0
-t0=$(date +%s)
-# shellcheck disable=SC2086
-scripts/bench-grid -g bench/grid-native.conf -m "$runs_m" -b "$runs_b" -i "$iters" "$res" \
-	${CELLS:-} || status=$?
-t1=$(date +%s)
-# the cpu test with more repeats: its spread is larger than the shaped one's
-scripts/bench-native-cost -n "$cost_n" -c $((cost_n + 2)) -t 3 "$res" || status=1
-t2=$(date +%s)
-echo "elapsed_cost=$((t2 - t1))" >>"$res/env.txt"
-echo "elapsed_total=$((t2 - t0))" >>"$res/env.txt"
+if [ "${1:-}" = report ]; then
+	res=$(cd "${2:?usage: scripts/bench-native.sh report DIR}" && pwd)
+else
+	[ "$(id -u)" = 0 ] || die "needs root (network namespaces, tc, BPF)"
+	{ [ -x "$ctl" ] && [ -x "$BUILD/bin/mltcp-bench" ]; } || die "not built: make userspace"
+	[ -r /sys/kernel/btf/vmlinux ] || die "kernel $(uname -r) has no BTF (/sys/kernel/btf/vmlinux)"
+	[ -d /sys/module/mltcp ] &&
+		die "the mltcp modules are loaded: unload them (the native bench runs the BPF backend)"
+	for t in iperf3 jq tc ethtool taskset; do
+		command -v "$t" >/dev/null || die "$t is missing (make deps)"
+	done
+
+	stamp=$(date -u +%Y%m%d-%H%M%S)
+	res=${RESULTS:-$top/results/native-$stamp}
+	mkdir -p "$res"
+	res=$(cd "$res" && pwd)
+
+	if "$ctl" bpf status >/dev/null 2>&1 || [ -e /sys/fs/bpf/mltcp ]; then
+		echo "bench-native: a BPF backend was left loaded; unloading it first" >&2
+		"$ctl" bpf unload >/dev/null
+	fi
+	"$ctl" bpf load >&2 || die "mltcpctl bpf load failed"
+	trap '"$ctl" bpf unload >/dev/null 2>&1 || true' EXIT
+
+	t0=$(date +%s)
+	# shellcheck disable=SC2086
+	scripts/bench-grid -g bench/grid-native.conf -m "$runs_m" -b "$runs_b" -i "$iters" "$res" \
+		${CELLS:-} || status=$?
+	t1=$(date +%s)
+	# the cpu test with more repeats: its spread is larger than the shaped one's
+	scripts/bench-native-cost -n "$cost_n" -c $((cost_n + 2)) -t 3 "$res" || status=1
+	t2=$(date +%s)
+	{
+		echo "cells=${CELLS:-}"
+		echo "cost_repeats=$cost_n"
+		echo "elapsed_cost=$((t2 - t1))"
+		echo "elapsed_total=$((t2 - t0))"
+	} >>"$res/env.txt"
+fi
 
 scripts/bench-goodput-table "$res/goodput.csv" >"$res/goodput.md"
 scripts/bench-grid-table "$res" "$res/goodput.md" >"$res/table.md" || status=1
 
 env=$res/env.txt
 val() { sed -n "s/^$1=//p" "$env"; }
-if [ -z "${CELLS:-}" ] && [ "$runs_m" = 10 ] && [ "$runs_b" = 5 ] && [ "$iters" = 30 ]; then
+cost_n=$(val cost_repeats)
+if [ -z "$(val cells)" ] && [ "$(val runs_mltcp)" = 10 ] && [ "$(val runs_base)" = 5 ] &&
+	[ "$(val iterations)" = 30 ]; then
 	{
 		echo "# MLTCP native benchmark results (BPF backend)"
 		echo
@@ -109,8 +123,10 @@ if [ -z "${CELLS:-}" ] && [ "$runs_m" = 10 ] && [ "$runs_b" = 5 ] && [ "$iters" 
 		echo "The \`cpu\` flows above: CPU time of the flow = both iperf3 processes' getrusage user +"
 		echo "system time (as iperf3 reports it) + the pinned CPU's ksoftirqd; with tick-based"
 		echo "accounting (no IRQ_TIME_ACCOUNTING) softirq work in a task's context is charged to"
-		echo "that task. ACKs = TCP segments the sender received. perf's cycle counter is not"
-		echo "used: this host exposes no PMU (\`perf stat -e cycles\` reports <not supported>)."
+		echo "that task. ACKs = TCP segments the sender received; how many a GB takes follows how"
+		echo "sender and receiver share the one CPU (one ACK may cover many segments), so the"
+		echo "target is CPU time per GB and per ACK is shown for information. perf's cycle counter"
+		echo "is not used: this host exposes no PMU (\`perf stat -e cycles\` reports <not supported>)."
 		echo
 		sed '/^## Cost targets/,$d' "$res/cost.md"
 		sed -n '/^## Targets/,$p' "$res/table.md"
