@@ -7,6 +7,8 @@
 #   make bench        the full benchmark matrix, writes bench/RESULTS.md
 #   make unit         userspace unit tests only (cmocka, host)
 #   make native       the BPF backend's selftests on the running kernel (root; no guest)
+#   make bench-native the native benchmark grid, parity and cost with the BPF backend on
+#                     the running kernel (root; no guest), writes bench/RESULTS-native.md
 #   make deps         install build/bench dependencies (Debian, root)
 #   make sparse       build the modules with sparse (C=1)
 #   make install      install modules for KVER, libmltcp, headers and tools (DESTDIR
@@ -41,6 +43,7 @@ VM_TIMEOUT ?= 1500
 export BUILD
 
 .PHONY: all kobj modules userspace unit check deps deps-check sparse install clean demo bench bpf native
+.PHONY: bench-native
 .PHONY: dkms-src dkms-install dkms-remove
 
 all: modules userspace
@@ -107,6 +110,12 @@ demo: deps-check
 # algorithm, plus single-flow goodput; writes bench/RESULTS.md (~2 h under TCG).
 bench: deps-check
 	scripts/bench.sh full
+
+# The native grid (bench/grid-native.conf), parity at F = 1 and CPU cost with the BPF
+# backend on the running kernel, no guest; writes bench/RESULTS-native.md (~25 min).
+# Not part of `make check`: timing belongs to the benchmarks.
+bench-native: userspace
+	scripts/bench-native.sh
 
 install: modules userspace
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) \
