@@ -11,7 +11,7 @@
 # demand, like ddp_learned.sh:
 #   scripts/vm-run -- selftests/long/ddp_attach.sh
 #
-#   127.0.0.1 (lo): rank 0 <══ gloo TCP, mltcp_cubic ══> rank 1   (+ store, MASTER_PORT)
+#   127.0.0.1 (lo, MTU 1500): rank 0 <══ gloo TCP, mltcp_cubic ══> rank 1   (+ store, MASTER_PORT)
 . "$(dirname "$0")/../lib.sh"
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,6 +27,11 @@ P=/sys/module/mltcp/parameters
 old=$(cat $P/mode)
 at_exit "echo $old >$P/mode"
 echo given >$P/mode || bail "mode given"
+# loopback's 64 kB MTU would carry an iteration in fewer segments than the initial
+# window, leaving nothing to restart: the gloo connection gets Ethernet's segments
+mtu=$(cat /sys/class/net/lo/mtu)
+at_exit "ip link set lo mtu $mtu"
+ip link set lo mtu 1500 || bail "loopback MTU 1500"
 tmp=$(mktemp -d)
 at_exit "rm -rf $tmp"
 at_exit "echo 0 >$T/events/mltcp/mltcp_restart/enable; echo >$T/trace"

@@ -12,7 +12,7 @@
 # cores next to everything else, so it lives here and runs on demand:
 #   scripts/vm-run -- selftests/long/ddp_learned.sh
 #
-#   127.0.0.1 (lo): rank 0 <══ gloo TCP, mltcp_cubic ══> rank 1   (+ store, MASTER_PORT)
+#   127.0.0.1 (lo, MTU 1500): rank 0 <══ gloo TCP, mltcp_cubic ══> rank 1   (+ store, MASTER_PORT)
 . "$(dirname "$0")/../lib.sh"
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,6 +26,11 @@ P=/sys/module/mltcp/parameters
 old=$(cat $P/mode)
 at_exit "echo $old >$P/mode"
 echo learned >$P/mode || bail "mode learned"
+# loopback's 64 kB MTU would carry an iteration in fewer segments than the initial
+# window, leaving nothing to restart: the gloo connection gets Ethernet's segments
+mtu=$(cat /sys/class/net/lo/mtu)
+at_exit "ip link set lo mtu $mtu"
+ip link set lo mtu 1500 || bail "loopback MTU 1500"
 tmp=$(mktemp -d)
 at_exit "rm -rf $tmp"
 T=/sys/kernel/tracing
