@@ -715,7 +715,8 @@ EXPORT_SYMBOL_GPL(mltcp_set_bytes_per_iter);
  * Data written before this call but not yet acked still belongs to the
  * previous iteration: the new iteration starts at bytes_acked +
  * (write_seq - snd_una).  From now on idle gaps do not move this socket's
- * iteration boundaries.
+ * iteration boundaries; the next transmission after nothing was in flight
+ * may restart the window (mltcp_restart_due()).
  *
  * Return: 0, or -EOPNOTSUPP if @sk does not use an MLTCP algorithm.
  */

@@ -900,6 +900,8 @@ static inline bool mltcp_restart_due(const struct mltcp_sock *ms, int mode,
  * An idle gap ends a burst; it ends the learned iteration when
  * mltcp_learn_gap() says it is an iteration gap and the iteration moved at
  * least MLTCP_MIN_ITER_BYTES (else its bytes roll over into the next).
+ * A pending mark (MLTCP_SF_MARK_PENDING) ends here in any case: only the
+ * first transmission after a mark may restart the window.
  *
  * Return: MLTCP_EV_LEARNED when this ended an iteration, else MLTCP_EV_NONE.
  */
