@@ -34,7 +34,7 @@ flows_start() {
 flows_wait_start() {
 	local i tag t
 	for ((i = 0; i < 1200; i++)); do
-		if read -r tag t <"$1" 2>/dev/null && [ "$tag" = start ]; then
+		if read -r tag t 2>/dev/null <"$1" && [ "$tag" = start ]; then
 			echo "$t"
 			return 0
 		fi
