@@ -207,6 +207,8 @@ tap_result "as nobody, show and sockets work" $?
 if setpriv --reuid=nobody --regid=nogroup --clear-groups unshare -Urn true 2>/dev/null; then
 	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups unshare -Urn "$CTL" set slope 3 2>&1)
 	rc=$?
+	[ $rc = 1 ] && grep -q "permission denied" <<<"$out" && [ "$(params_now)" = "$before" ] ||
+		diag "exit $rc: \"$out\"; parameters before: $before; now: $(params_now)"
 	[ $rc = 1 ] && grep -q "permission denied" <<<"$out" && [ "$(params_now)" = "$before" ]
 	tap_result "root of an unprivileged user namespace: EPERM, nothing changed" $?
 else
