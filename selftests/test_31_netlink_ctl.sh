@@ -205,7 +205,12 @@ setpriv --reuid=nobody --regid=nogroup --clear-groups "$CTL" -j show >/dev/null 
 	python3 -c 'import json,sys; assert len(json.load(sys.stdin)) == 6'
 tap_result "as nobody, show and sockets work" $?
 if setpriv --reuid=nobody --regid=nogroup --clear-groups unshare -Urn true 2>/dev/null; then
-	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups unshare -Urn "$CTL" set slope 3 2>&1)
+	# a copy nobody can reach: in its own user namespace it cannot enter a checkout
+	# under /root (0700)
+	uctl=$(mktemp -d)
+	at_exit "rm -rf $uctl"
+	chmod 755 "$uctl" && cp "$CTL" "$uctl/mltcpctl" || bail "copy mltcpctl to $uctl"
+	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups unshare -Urn "$uctl/mltcpctl" set slope 3 2>&1)
 	rc=$?
 	[ $rc = 1 ] && grep -q "permission denied" <<<"$out" && [ "$(params_now)" = "$before" ] ||
 		diag "exit $rc: \"$out\"; parameters before: $before; now: $(params_now)"
