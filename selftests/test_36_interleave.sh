@@ -38,19 +38,26 @@ at_exit "rm -rf $tmp"
 at_exit "echo 0 >$T/events/mltcp/mltcp_restart/enable; echo >$T/trace"
 [ -d "$T/events/mltcp/mltcp_restart" ] || bail "tracepoint mltcp:mltcp_restart exists"
 
-# pair RESULT_DIR: the lockstep pair with hints, ITERS iterations, trace captured.
-pair() {
+# traced OUT CMD...: runs CMD (output in OUT.log) with mltcp:mltcp_restart traced into
+# OUT.trace; CMD's status.
+traced() {
+	local out=$1 rc
+	shift
 	echo >"$T/trace"
 	echo 1 >"$T/events/mltcp/mltcp_restart/enable" || return 1
-	"$ML_BIN/mltcp-bench" -q --no-ideal --start exact --hints --cc mltcp_reno \
-		-j name=ahead,compute_ms=150,bytes=1.25M,iterations=$ITERS,tiebreak=1 \
-		-j name=behind,compute_ms=150,bytes=1.25M,iterations=$ITERS,tiebreak=0 \
-		-o "$1" >"$1.log" 2>&1
-	local rc=$?
+	"$@" >"$out.log" 2>&1
+	rc=$?
 	echo 0 >"$T/events/mltcp/mltcp_restart/enable"
-	cat "$T/trace" >"$1.trace"
-	[ $rc = 0 ] || tail -n 20 "$1.log" | diag_stream
+	cat "$T/trace" >"$out.trace"
+	[ $rc = 0 ] || tail -n 20 "$out.log" | diag_stream
 	return $rc
+}
+
+# pair RESULT_DIR: the lockstep pair with hints, ITERS iterations, trace captured.
+pair() {
+	traced "$1" "$ML_BIN/mltcp-bench" -q --no-ideal --start exact --hints --cc mltcp_reno \
+		-j name=ahead,compute_ms=150,bytes=1.25M,iterations=$ITERS,tiebreak=1 \
+		-j name=behind,compute_ms=150,bytes=1.25M,iterations=$ITERS,tiebreak=0 -o "$1"
 }
 
 # restarts TRACE PORT: "events events_to_10 events_from_more_than_10"
@@ -87,16 +94,8 @@ echo 1 >$P/slope || bail "slope 1"
 # every idle gap it would be three times as often.
 BITERS=10
 buckets() {
-	echo >"$T/trace"
-	echo 1 >"$T/events/mltcp/mltcp_restart/enable" || return 1
-	"$ML_BIN/mltcp-bench" -q --no-ideal "$2" --cc mltcp_reno \
-		-j name=ddp,compute_ms=150,bytes=400K,phases=3,gap_ms=40,iterations=$BITERS \
-		-o "$1" >"$1.log" 2>&1
-	local rc=$?
-	echo 0 >"$T/events/mltcp/mltcp_restart/enable"
-	cat "$T/trace" >"$1.trace"
-	[ $rc = 0 ] || tail -n 20 "$1.log" | diag_stream
-	return $rc
+	traced "$1" "$ML_BIN/mltcp-bench" -q --no-ideal "$2" --cc mltcp_reno \
+		-j name=ddp,compute_ms=150,bytes=400K,phases=3,gap_ms=40,iterations=$BITERS -o "$1"
 }
 for how in --hints --no-hints; do
 	buckets "$tmp/b$how" "$how" || bail "mltcp-bench: one job of 3 buckets per iteration ($how)"

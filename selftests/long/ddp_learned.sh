@@ -14,41 +14,13 @@
 #
 #   127.0.0.1 (lo, MTU 1500): rank 0 <══ gloo TCP, mltcp_cubic ══> rank 1   (+ store, MASTER_PORT)
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib_ddp.sh"
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
 ITERS=20
 tap_plan 4
-[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import torch' 2>/dev/null ||
-	bail "python3-torch is installed (apt-get install python3-torch)"
-[ -e "$top/build/lib/libmltcp-preload.so" ] || bail "libmltcp-preload.so is built (make userspace)"
-ml_modprobe mltcp_cubic || bail "load mltcp_cubic"
-P=/sys/module/mltcp/parameters
-old=$(cat $P/mode)
-at_exit "echo $old >$P/mode"
-echo learned >$P/mode || bail "mode learned"
-# loopback's 64 kB MTU would carry an iteration in fewer segments than the initial
-# window, leaving nothing to restart: the gloo connection gets Ethernet's segments
-mtu=$(cat /sys/class/net/lo/mtu)
-at_exit "ip link set lo mtu $mtu"
-ip link set lo mtu 1500 || bail "loopback MTU 1500"
-tmp=$(mktemp -d)
-at_exit "rm -rf $tmp"
-T=/sys/kernel/tracing
-[ -d "$T/events" ] || mount -t tracefs tracefs "$T" || bail "tracefs is mounted"
-at_exit "echo 0 >$T/events/mltcp/mltcp_restart/enable; echo >$T/trace"
-echo >"$T/trace"
-echo 1 >"$T/events/mltcp/mltcp_restart/enable" || bail "enable mltcp:mltcp_restart"
-
-PYTHONPATH="$top/userspace/python" MLTCP_LIBRARY="$top/build/lib/libmltcp.so.1" \
-	MLTCP_CC=mltcp_cubic LD_PRELOAD="$top/build/lib/libmltcp-preload.so" \
-	timeout 400 /usr/bin/python3 "$top/examples/pytorch/ddp_train.py" --spawn 2 \
-	--iters $ITERS --layers 4 --width 512 --bucket-mb 1 --fwd-ms 150 --bwd-ms 300 \
-	--report-sockets --all-ranks --port $((20000 + RANDOM % 20000)) >"$tmp/out" 2>"$tmp/err"
-rc=$?
-echo 0 >"$T/events/mltcp/mltcp_restart/enable"
-cat "$T/trace" >"$tmp/trace"
-[ $rc = 0 ] || tail -n 20 "$tmp/err" | diag_stream
-tap_result "ddp_train.py: 2 ranks, $ITERS iterations, 4 buckets, on mltcp_cubic" $rc
+ddp_setup learned
+ddp_run
+tap_result "ddp_train.py: 2 ranks, $ITERS iterations, 4 buckets, on mltcp_cubic" $?
 
 # per rank: training iterations, gradient bytes, MLTCP sockets, their iterations and sizes
 /usr/bin/python3 - "$tmp/out" >"$tmp/sum" <<'PY'
