@@ -50,6 +50,9 @@ def parse_args(argv=None):
     p.add_argument("--nbytes", default="ring",
                    help="attach's bytes per iteration: ring (default), 0, or a number")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--start-at", type=float, default=0.0, metavar="T",
+                   help="wait until wall-clock time T (seconds since the epoch) before the "
+                        "first iteration: jobs given one T start together")
     p.add_argument("--spawn", type=int, default=0, metavar="N",
                    help="spawn N ranks on this machine (gloo over loopback)")
     p.add_argument("--port", type=int, default=29500, help="MASTER_PORT for --spawn")
@@ -119,6 +122,13 @@ def train(rank, world, args, out=sys.stdout):
     gen = torch.Generator().manual_seed(args.seed * 1000 + rank)
     loss_fn = torch.nn.CrossEntropyLoss()
     show = rank == 0 or args.all_ranks
+    if args.start_at:
+        dist.barrier()
+        late = time.time() - args.start_at
+        if late > 0:
+            print("ddp_train.py: set up %.1f s after --start-at" % late, file=sys.stderr)
+        else:
+            time.sleep(-late)
     times = []
     for it in range(args.iters):
         t0 = time.time()

@@ -25,6 +25,15 @@ neighbour, so ``nbytes="ring"`` (the default) gives each socket that; an
 int gives that number; 0 gives none and lets the kernel measure each
 socket's size between the marks (exact, from the third iteration on).
 
+One tie-break for the whole job: a job's ranks send in both directions at
+once (a ring all-reduce has every rank sending), and the job goes as fast as
+its slowest direction, so all of its sockets must lead or yield together.
+By default (``tiebreak="job"``) rank 0 draws a value from os.urandom (not
+torch's generator: training stays bit-identical) and broadcasts it over the
+process group once, at attach(); every rank gives it to each socket it marks.
+A float in [0, 1] gives that value; None leaves each socket the kernel's own
+random draw.
+
 When MLTCP is absent (no libmltcp, no module, no socket on an MLTCP
 congestion control) the hook warns once and only all-reduces: training goes
 on unchanged.
@@ -34,7 +43,7 @@ import os
 import socket
 import warnings
 
-__all__ = ["attach", "Hook", "LibBackend", "gradient_bytes", "ring_bytes"]
+__all__ = ["attach", "Hook", "LibBackend", "gradient_bytes", "job_tiebreak", "ring_bytes"]
 
 _MARK_ERRNOS = (errno.EBADF, errno.ENOTSOCK, errno.ENOTCONN, errno.EOPNOTSUPP,
                 errno.ENOPROTOOPT)
@@ -95,24 +104,28 @@ class LibBackend:
     def iteration_begin(self, fd, nbytes):
         self._m.iteration_begin(fd, nbytes)
 
+    def set_tiebreak(self, fd, value):
+        self._m.set_tiebreak(fd, value)
+
 
 class Hook:
     """The DDP communication hook; its state after attach() is the object
     attach() returns.
 
     Attributes: iterations (marked or, without MLTCP, seen), nbytes (bytes
-    per socket per iteration given with each mark), sockets (descriptors
-    marked at the last iteration), active (False once MLTCP was found
-    absent).
+    per socket per iteration given with each mark), tiebreak (the job's
+    tie-break given to each socket, or None), sockets (descriptors marked at
+    the last iteration), active (False once MLTCP was found absent).
     """
 
     # rescans of the descriptors before giving up when none is MLTCP
     SCANS = 3
 
-    def __init__(self, nbytes, backend, allreduce, process_group=None):
+    def __init__(self, nbytes, backend, allreduce, process_group=None, tiebreak=None):
         # DDP's register_comm_hook() looks at the hook's name
         self.__name__ = self.__qualname__ = "mltcp_torch_hook"
         self.nbytes = nbytes
+        self.tiebreak = tiebreak
         self.iterations = 0
         self.sockets = []
         self.active = True
@@ -131,6 +144,13 @@ class Hook:
     def _scan(self):
         self._scans += 1
         self.sockets = self._backend.sockets()
+        if self.tiebreak is not None:
+            for fd in self.sockets:
+                try:
+                    self._backend.set_tiebreak(fd, self.tiebreak)
+                except OSError as e:
+                    if e.errno not in _MARK_ERRNOS:
+                        raise
         if not self.sockets and self._scans >= self.SCANS:
             self.active = False
             self._warn("no TCP socket of this process is on an MLTCP congestion "
@@ -164,14 +184,34 @@ class Hook:
         return self._allreduce(self._pg, bucket)
 
 
-def attach(ddp_model, nbytes="ring", backend=None, process_group=None):
+def job_tiebreak(process_group=None):
+    """One random tie-break in [0, 1] for every rank of @process_group:
+    rank 0's draw (os.urandom), broadcast.  A collective: every rank calls it."""
+    import torch
+    import torch.distributed as dist
+
+    value = int.from_bytes(os.urandom(4), "little") / 0xffffffff
+    t = torch.tensor([value], dtype=torch.float64)
+    src = 0
+    if process_group is not None:
+        c10d = dist.distributed_c10d
+        get = getattr(c10d, "get_global_rank", None) or c10d._get_global_rank
+        src = get(process_group, 0)
+    dist.broadcast(t, src, group=process_group)
+    return min(1.0, max(0.0, float(t.item())))
+
+
+def attach(ddp_model, nbytes="ring", backend=None, process_group=None, tiebreak="job"):
     """Mark @ddp_model's iterations on the process's MLTCP sockets.
 
     @ddp_model: a torch.nn.parallel.DistributedDataParallel without a
     communication hook; @nbytes: "ring" (default), an int, or 0 (see the
     module's documentation); @backend: where the marks go (LibBackend()
-    unless given: an object with sockets() and iteration_begin(fd, nbytes));
-    @process_group: DDP's process group (None: the default group).
+    unless given: an object with sockets(), iteration_begin(fd, nbytes) and
+    set_tiebreak(fd, value)); @process_group: DDP's process group (None: the
+    default group); @tiebreak: "job" (default: one random value for all
+    ranks, a collective call), a float in [0, 1], or None (each socket keeps
+    the kernel's random draw).
 
     Returns the Hook.  Never raises because MLTCP is absent: it warns once.
     """
@@ -183,7 +223,13 @@ def attach(ddp_model, nbytes="ring", backend=None, process_group=None):
         nbytes = ring_bytes(gradient_bytes(ddp_model.module), size)
     elif isinstance(nbytes, bool) or not isinstance(nbytes, int) or nbytes < 0:
         raise ValueError("nbytes must be 'ring' or an int >= 0")
-    hook = Hook(nbytes, None, default_hooks.allreduce_hook, process_group)
+    if tiebreak == "job":
+        tiebreak = job_tiebreak(process_group)
+    elif tiebreak is not None and (isinstance(tiebreak, bool) or
+                                   not isinstance(tiebreak, (int, float)) or
+                                   not 0 <= tiebreak <= 1):
+        raise ValueError("tiebreak must be 'job', a number from 0 to 1, or None")
+    hook = Hook(nbytes, None, default_hooks.allreduce_hook, process_group, tiebreak)
     if backend is None:
         try:
             backend = LibBackend()

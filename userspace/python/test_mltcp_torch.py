@@ -35,6 +35,7 @@ class FakeBackend:
     def __init__(self, fds=(10, 11), fail=None):
         self.fds = list(fds)
         self.calls = []
+        self.tiebreaks = []
         self.scans = 0
         self.fail = fail or {}
 
@@ -46,6 +47,11 @@ class FakeBackend:
         if fd in self.fail:
             raise OSError(self.fail[fd], os.strerror(self.fail[fd]))
         self.calls.append((fd, nbytes))
+
+    def set_tiebreak(self, fd, value):
+        if fd in self.fail:
+            raise OSError(self.fail[fd], os.strerror(self.fail[fd]))
+        self.tiebreaks.append((fd, value))
 
 
 class FakeBucket:
@@ -79,6 +85,25 @@ class TestHook(unittest.TestCase):
         h.mark()
         self.assertEqual(be.scans, 2)
         self.assertEqual(be.calls[1:], [(10, 1000), (11, 1000)])
+
+    def test_tiebreak_on_each_socket_found(self):
+        be = FakeBackend()
+        h = mltcp_torch.Hook(1000, be, lambda pg, b: None, tiebreak=0.375)
+        h.mark()
+        h.mark()
+        self.assertEqual(be.tiebreaks, [(10, 0.375), (11, 0.375)])
+        be.fds.append(12)
+        h.sockets = []       # a rescan: the new socket gets it too
+        h.mark()
+        self.assertEqual(be.tiebreaks[2:], [(10, 0.375), (11, 0.375), (12, 0.375)])
+        be = FakeBackend()
+        self.hook(be).mark()
+        self.assertEqual(be.tiebreaks, [])   # None: the kernel's own draw stays
+
+    def test_bad_tiebreak(self):
+        for bad in (-0.1, 1.5, True, "x"):
+            with self.assertRaises(ValueError):
+                mltcp_torch.attach(None, nbytes=0, tiebreak=bad)
 
     def test_other_errors_raise(self):
         h = self.hook(FakeBackend(fail={10: errno.EINVAL}))
@@ -170,6 +195,7 @@ def _worker(rank, world, port, mode, outdir):
         res.update(iterations=hook.iterations, nbytes=hook.nbytes, active=hook.active)
     if be is not None:
         res["calls"] = be.calls
+        res["tiebreaks"] = be.tiebreaks
     with open(os.path.join(outdir, "%s-%d.json" % (mode, rank)), "w") as f:
         json.dump(res, f)
     # torch 1.13: tearing down DDP and gloo sometimes hangs (about one
@@ -225,6 +251,12 @@ class TestDDP(unittest.TestCase):
             self.assertEqual(r["nbytes"], r["grad_bytes"])
             self.assertEqual(r["calls"], [[10, r["grad_bytes"]], [11, r["grad_bytes"]]] * synced)
             self.assertEqual(r["warnings"], [])
+        # one tie-break for the job: rank 0's draw on every socket of both ranks
+        t = self.res["fake", 0]["tiebreaks"]
+        self.assertEqual(len(t), 2)
+        self.assertTrue(0 <= t[0][1] <= 1)
+        self.assertEqual(self.res["fake", 1]["tiebreaks"], t)
+        self.assertEqual(t[0][1], t[1][1])
 
     def test_absent_warns_and_trains(self):
         for rank in (0, 1):
