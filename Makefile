@@ -4,7 +4,9 @@
 #   make demo         two training jobs under reno/cubic/dctcp and their MLTCP versions
 #   make check        deps, build, unit tests, then every selftest inside the QEMU bench,
 #                     on each kernel of KVERS (default: Debian 12's 6.1 and 6.12)
-#   make bench        the full benchmark matrix, writes bench/RESULTS.md
+#   make bench        the full benchmark matrix, writes bench/RESULTS.md (and the DDP
+#                     scenarios: bench/RESULTS-ddp.md)
+#   make bench-ddp    only the PyTorch DDP scenarios, writes bench/RESULTS-ddp.md
 #   make unit         userspace unit tests only (cmocka, host)
 #   make native       the BPF backend's selftests on the running kernel (root; no guest)
 #   make bench-native the native benchmark grid, parity and cost with the BPF backend on
@@ -43,7 +45,7 @@ VM_TIMEOUT ?= 1500
 export BUILD
 
 .PHONY: all kobj modules userspace unit check deps deps-check sparse install clean demo bench bpf native
-.PHONY: bench-native
+.PHONY: bench-native bench-ddp
 .PHONY: dkms-src dkms-install dkms-remove
 
 all: modules userspace
@@ -116,6 +118,12 @@ bench: deps-check
 # Not part of `make check`: timing belongs to the benchmarks.
 bench-native: userspace
 	scripts/bench-native.sh
+
+# The PyTorch DDP scenarios alone (bench/grid-ddp.conf, scripts/bench-ddp; `make bench`
+# runs them too): base vs MLTCP learned vs mltcp.torch.attach(), 3 rounds; writes
+# bench/RESULTS-ddp.md (~45 min under TCG).
+bench-ddp: deps-check
+	scripts/bench.sh ddp
 
 install: modules userspace
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) \

@@ -8,11 +8,15 @@
 #   scripts/bench.sh full     bench/grid.conf (10 runs per MLTCP variant, 5 per base
 #                             algorithm, 30 iterations) plus single-flow goodput;
 #                             writes bench/RESULTS.md (~2 h under TCG)
+#   scripts/bench.sh ddp      only the PyTorch DDP scenarios (bench/grid-ddp.conf,
+#                             scripts/bench-ddp; `full` runs them too, after the grid);
+#                             writes bench/RESULTS-ddp.md (~45 min under TCG)
 #   scripts/bench.sh report DIR   tables, targets and plots of an earlier run again
 #                             (and bench/RESULTS.md if DIR is a full run)
 #
 # Environment: RUNS_MLTCP, RUNS_BASE, ITERATIONS override the run counts; CELLS="a b"
 # picks grid cells; RESULTS= the output directory (default results/<mode>-<UTC time>/).
+# DDP_RUNS (3), DDP_ITERS (40) and DDP_SCENARIOS="a b" do the same for the DDP stage.
 # Needs root (the guest shares / over 9p); everything else is installed by `make deps`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,6 +24,50 @@ top=$(dirname "$here")
 cd "$top"
 mode=${1:-demo}
 status=0
+
+# ddp_stage DIR: the PyTorch DDP scenarios in one guest, their table and plots; with
+# every scenario (no DDP_SCENARIOS), bench/RESULTS-ddp.md.
+ddp_stage() {
+	local out=$1 rc=0
+	/usr/bin/python3 -c 'import torch' 2>/dev/null ||
+		{ echo "bench: python3-torch is missing (make deps)" >&2; status=1; return; }
+	mkdir -p "$out"
+	# shellcheck disable=SC2086
+	scripts/vm-run --rw "$out" --timeout 7200 -- scripts/bench-ddp -n "${DDP_RUNS:-3}" \
+		-i "${DDP_ITERS:-40}" "$out" ${DDP_SCENARIOS:-} || rc=$?
+	[ -f "$out/ddp.tsv" ] || { status=1; return; }
+	scripts/bench-ddp --report "$out" >"$out/ddp.md" || rc=1
+	scripts/bench-ddp --plot "$out" >>"$out/plot.log" 2>&1 ||
+		echo "bench: plotting $out failed, see $out/plot.log" >&2
+	[ $rc = 0 ] || status=1
+	[ -n "${DDP_SCENARIOS:-}" ] && return
+	local env=$out/env.txt
+	{
+		echo "# MLTCP with PyTorch DDP: benchmark results"
+		echo
+		echo "Measured $(sed -n 's/^date=//p' "$env") on kernel $(sed -n 's/^kernel=//p' "$env")"
+		echo "($(sed -n 's/^cpus=//p' "$env") vCPUs, TCG guest) in $(($(sed -n 's/^elapsed=//p' "$env") / 60)) minutes:"
+		echo "the scenarios of \`bench/grid-ddp.conf\`, $(sed -n 's/^runs=//p' "$env") rounds each of"
+		echo "$(sed -n 's/^base=//p' "$env") (the base), $(sed -n 's/^mltcp=//p' "$env") learned (the jobs unmodified) and"
+		echo "$(sed -n 's/^mltcp=//p' "$env") attached (\`mltcp.torch.attach()\`), $(sed -n 's/^iters=//p' "$env") training iterations per job,"
+		echo "every job's first iteration released at the same instant, through a router's"
+		echo "$(sed -n 's/^rate_mbit=//p' "$env") Mbit/s tbf FIFO in each direction. Reproduce with:"
+		echo
+		echo "    make bench-ddp        # = scripts/bench.sh ddp; make bench runs it too"
+		echo
+		echo "Each job: examples/pytorch/ddp_train.py, two ranks (one per side), gloo. A job's"
+		echo "time is its mean iteration time over the last half of the run, from the training"
+		echo "loop's own clock; the ideal is the same job alone in the same boot (base"
+		echo "algorithm). A run converges when its worst job is at most 1.10x its ideal."
+		echo "\"base / mode\" is the base's median worst-job ratio over the mode's. Plots:"
+		echo "\`scripts/bench-ddp --plot DIR\` (DIR/plots/SCENARIO.svg, the first round)."
+		echo
+		echo "## Scenarios"
+		echo
+		sed '/^## Targets/,$d' "$out/ddp.md"
+		sed -n '/^## Targets/,$p' "$out/ddp.md"
+	} >"$top/bench/RESULTS-ddp.md"
+}
 if [ "$mode" = report ]; then
 	res=$(cd "${2:?usage: scripts/bench.sh report DIR}" && pwd)
 	[ -f "$res/goodput.csv" ] && mode=full
@@ -33,8 +81,9 @@ else
 		grid=bench/grid.conf runs_m=${RUNS_MLTCP:-10} runs_b=${RUNS_BASE:-5}
 		timeout=10800
 		;;
+	ddp) ;;
 	*)
-		echo "usage: scripts/bench.sh demo|full|report DIR" >&2
+		echo "usage: scripts/bench.sh demo|full|ddp|report DIR" >&2
 		exit 2
 		;;
 	esac
@@ -47,6 +96,12 @@ else
 	echo "bench: building modules and tools for $KVER" >&2
 	make --no-print-directory -s modules userspace >"$res/build.log" 2>&1 ||
 		{ tail -n 30 "$res/build.log" >&2; exit 1; }
+	if [ "$mode" = ddp ]; then
+		ddp_stage "$res/ddp"
+		cat "$res/ddp/ddp.md" 2>/dev/null
+		echo "results, records and plots: $res/ddp"
+		exit $status
+	fi
 
 	# A failed cell still leaves the others' results: report them, then fail.
 	# shellcheck disable=SC2086
@@ -54,6 +109,7 @@ else
 	[ "$mode" = full ] &&
 		gridcmd="$gridcmd; m=\$?; scripts/bench-goodput -n 3 '$res' && exit \$m"
 	scripts/vm-run --rw "$res" --timeout "$timeout" -- bash -c "$gridcmd" || status=$?
+	[ "$mode" = full ] && ddp_stage "$res/ddp"
 fi
 
 [ -f "$res/goodput.csv" ] && scripts/bench-goodput-table "$res/goodput.csv" >"$res/goodput.md"
@@ -100,6 +156,7 @@ fi
 echo
 cat "$res/table.md"
 [ -f "$res/goodput.md" ] && { echo; cat "$res/goodput.md"; }
+[ -f "$res/ddp/ddp.md" ] && { echo; cat "$res/ddp/ddp.md"; }
 echo
 echo "results, records and plots: $res"
 [ $status = 0 ] || echo "bench: some runs failed (exit $status), see above" >&2

@@ -53,6 +53,8 @@ pkgs=(
 	build-essential bc kmod cpio xz-utils busybox-static qemu-system-x86 qemu-utils
 	iproute2 iputils-ping iperf3 jq procps util-linux ethtool python3
 	pkg-config libcmocka-dev libmnl-dev sparse gnuplot-nox
+	# PyTorch DDP over gloo: mltcp.torch tests, selftests/long/ddp_*, scripts/bench-ddp
+	python3-torch
 	# Debian packages and DKMS (scripts/check-packages.sh)
 	dpkg-dev debhelper dh-dkms dkms dh-python lintian
 	# the BPF backend (bpf/, make native)
