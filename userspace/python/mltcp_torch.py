@@ -149,8 +149,13 @@ class Hook:
                 try:
                     self._backend.set_tiebreak(fd, self.tiebreak)
                 except OSError as e:
-                    if e.errno not in _MARK_ERRNOS:
-                        raise
+                    if e.errno in _MARK_ERRNOS:
+                        continue
+                    # optional: the marks still go on without it
+                    warnings.warn("mltcp.torch: no job tie-break (%s)" % e,
+                                  RuntimeWarning, stacklevel=3)
+                    self.tiebreak = None
+                    break
         if not self.sockets and self._scans >= self.SCANS:
             self.active = False
             self._warn("no TCP socket of this process is on an MLTCP congestion "

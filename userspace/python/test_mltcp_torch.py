@@ -100,6 +100,22 @@ class TestHook(unittest.TestCase):
         self.hook(be).mark()
         self.assertEqual(be.tiebreaks, [])   # None: the kernel's own draw stays
 
+    def test_tiebreak_refused_warns_and_marks(self):
+        be = FakeBackend()
+
+        def refuse(fd, value):
+            raise OSError(errno.EPERM, "Operation not permitted")
+        be.set_tiebreak = refuse
+        h = mltcp_torch.Hook(1000, be, lambda pg, b: None, tiebreak=0.5)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            h.mark()
+            h.sockets = []
+            h.mark()
+        self.assertEqual(len(w), 1)
+        self.assertIsNone(h.tiebreak)
+        self.assertEqual(be.calls, [(10, 1000), (11, 1000)] * 2)
+
     def test_bad_tiebreak(self):
         for bad in (-0.1, 1.5, True, "x"):
             with self.assertRaises(ValueError):
