@@ -10,9 +10,8 @@
  * named by rank: rank 0 sends DDP's model broadcast before the first
  * iteration, rank 1 receives it.  The comment on each says what the
  * learner before the fix of setup gaps and slow first iterations counted
- * (the training loop ran 20 iterations).  To record more:
- *   echo 1 >/sys/kernel/tracing/events/mltcp/mltcp_gap/enable
- * during selftests/long/ddp_learned.sh in the guest.
+ * (the training loop ran 20 iterations).  Recorded with
+ * scripts/ddp-record-gaps in the guest, converted by scripts/ddp-gaps-to-c.
  */
 struct rec_gap {
 	unsigned int gap_ms;
