@@ -356,7 +356,7 @@ static void test_long_gap_midway(void **state)
 		after = s.learned;
 		run(&s, &p, 30);
 		finish(&s, &p);
-		print_message("# %u buckets: %u of 31 iterations after the long gap, %u of 31 then\n",
+		print_message("# %u buckets: %u of 31 after the long gap, then %u of 31\n",
 			      nb, after - before, s.learned - after);
 		/* at most 8 merged while the reference comes down */
 		if (after - before + 8 < 31 || after - before > 31 ||
@@ -419,7 +419,7 @@ static void test_recorded(void **state)
 		unsigned int whole, got = replay(&s, &recs[i], &whole);
 		u64 bpi = s.ms.bytes_per_iter;
 
-		print_message("# %s: %u iterations counted for 20 (%u whole), %llu bytes per iteration\n",
+		print_message("# %s: %u counted for 20 (%u whole), %llu bytes per iteration\n",
 			      recs[i].name, got, whole, (unsigned long long)bpi);
 		/* within 5% (+-1), and at most one iteration split in two */
 		if (got < 19 || got > 21 || whole + 2 < got)
