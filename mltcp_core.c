@@ -577,19 +577,30 @@ static void mltcp_restart_window(struct sock *sk)
 void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	u32 thresh;
+	struct mltcp_sock *ms = mltcp_sk(sk);
+	u32 outstanding, gap, thresh;
+	enum mltcp_event done;
+	u8 ref, bursts;
+	u64 bytes;
 
 	if (ev != CA_EVENT_TX_START)
 		return;
+	outstanding = tp->snd_nxt - tp->snd_una;
+	gap = mltcp_send_gap_us(tp);
 	thresh = mltcp_idle_threshold_us(READ_ONCE(mltcp_idle_ms),
 					 tp->srtt_us >> 3);
-	if (mltcp_restart_due(mltcp_sk(sk), READ_ONCE(mltcp_mode),
-			      READ_ONCE(mltcp_fparams), tp->snd_nxt - tp->snd_una,
-			      mltcp_send_gap_us(tp), thresh))
+	if (mltcp_restart_due(ms, READ_ONCE(mltcp_mode), READ_ONCE(mltcp_fparams),
+			      outstanding, gap, thresh))
 		mltcp_restart_window(sk);
-	if (mltcp_on_tx_start(mltcp_sk(sk), tp->bytes_acked,
-			      tp->snd_nxt - tp->snd_una,
-			      mltcp_send_gap_us(tp), thresh) == MLTCP_EV_LEARNED) {
+	ref = ms->gap_q8;
+	bursts = ms->bursts;
+	bytes = mltcp_bytes_done(tp->bytes_acked, ms->mark);
+	done = mltcp_on_tx_start(ms, tp->bytes_acked, outstanding, gap, thresh);
+	if (trace_mltcp_gap_enabled() && !(ms->flags & MLTCP_SF_BOUNDS_GIVEN) &&
+	    mltcp_is_idle_gap(outstanding, gap, thresh))
+		trace_mltcp_gap(sk, gap, ref, bursts, ms->gap_q8, bytes,
+				done == MLTCP_EV_LEARNED);
+	if (done == MLTCP_EV_LEARNED) {
 		struct mltcp_algo *algo = mltcp_algo_of(sk);
 
 		if (algo)

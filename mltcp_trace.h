@@ -9,6 +9,11 @@
  *                    everything it records is read inside the enabled path
  *   mltcp_restart    a new iteration's first transmission restarted the
  *                    window: cwnd before and after
+ *   mltcp_gap        the learner met an idle gap (first transmission after
+ *                    one, learned boundaries only): the gap, the learner's
+ *                    reference and burst counts before, its reference after,
+ *                    the bytes of the iteration so far and whether the gap
+ *                    ended it; at most once per burst, never per ACK
  *
  * Usage: perf trace -e 'mltcp:*', or
  *   bpftrace -e 'tracepoint:mltcp:mltcp_iteration { @[args->source] = count(); }'
@@ -149,6 +154,45 @@ TRACE_EVENT(mltcp_restart,
 	TP_printk("sport=%u dport=%u cwnd_before=%u cwnd=%u ssthresh=%u",
 		  __entry->sport, __entry->dport, __entry->cwnd_before, __entry->cwnd,
 		  __entry->ssthresh)
+);
+
+TRACE_EVENT(mltcp_gap,
+
+	TP_PROTO(const struct sock *sk, u32 gap_us, u8 ref_q8, u8 bursts,
+		 u8 ref_after, u64 bytes, bool ended),
+
+	TP_ARGS(sk, gap_us, ref_q8, bursts, ref_after, bytes, ended),
+
+	TP_STRUCT__entry(
+		__field(const void *, skaddr)
+		__field(__u64, bytes)
+		__field(__u32, gap_us)
+		__field(__u16, sport)
+		__field(__u16, dport)
+		__field(__u8, gap_q8)
+		__field(__u8, ref_q8)
+		__field(__u8, ref_after)
+		__field(__u8, bursts)
+		__field(bool, ended)
+	),
+
+	TP_fast_assign(
+		__entry->skaddr = sk;
+		__entry->bytes = bytes;
+		__entry->gap_us = gap_us;
+		__entry->sport = ntohs(inet_sk(sk)->inet_sport);
+		__entry->dport = ntohs(inet_sk(sk)->inet_dport);
+		__entry->gap_q8 = mltcp_gap_q8(gap_us);
+		__entry->ref_q8 = ref_q8;
+		__entry->ref_after = ref_after;
+		__entry->bursts = bursts;
+		__entry->ended = ended;
+	),
+
+	TP_printk("sport=%u dport=%u gap_us=%u gap_q8=%u ref_q8=%u ref_after=%u bursts=%u/%u bytes=%llu ended=%u",
+		  __entry->sport, __entry->dport, __entry->gap_us, __entry->gap_q8,
+		  __entry->ref_q8, __entry->ref_after, __entry->bursts & 0xf,
+		  __entry->bursts >> 4, __entry->bytes, __entry->ended)
 );
 
 #endif /* _MLTCP_TRACE_H */

@@ -26,13 +26,15 @@
  *    it ends the current iteration when it is about as long as the gap
  *    that ended the last one (mltcp_learn_gap(): a DDP iteration is
  *    several bursts, one per gradient bucket, separated by shorter gaps;
- *    with one burst per iteration every idle gap ends one).  Its size is
- *    recorded; once three iterations are
- *    recorded, bytes per iteration is the median of the last three,
- *    which ignores any single outlier.  Iterations that moved fewer than
- *    MLTCP_MIN_ITER_BYTES are not recorded: their bytes roll over into
- *    the next iteration (a heartbeat in the compute phase must not split
- *    an iteration in two).
+ *    with one burst per iteration every idle gap ends one), or when the
+ *    iteration is overdue (mltcp_iter_overdue()).  Its size is recorded;
+ *    once three iterations are recorded, bytes per iteration is the
+ *    median of the last three, which ignores any single outlier.
+ *    Iterations that moved fewer than MLTCP_MIN_ITER_BYTES are not
+ *    recorded: their bytes roll over into the next iteration (a heartbeat
+ *    in the compute phase must not split an iteration in two); before the
+ *    first recorded iteration, the gaps between such small sends are the
+ *    connection's setup and teach the learner nothing.
  *  - given: the control plane sets the size and/or marks iteration
  *    starts.  Once a socket got an iteration mark, idle gaps no longer
  *    move its boundaries; once it got a size, the learner no longer
@@ -146,7 +148,7 @@ enum mltcp_mode {
  * @bursts: learner: bursts (sends between two idle gaps) of the current
  *	learned iteration so far in the low nibble; in the high nibble, the
  *	bursts per iteration, a maximum over the last iterations that forgets
- *	slowly (mltcp_learn_gap()); both saturate at 15
+ *	slowly (mltcp_learn_gap()); both saturate at 15 (MLTCP_BURSTS_MAX)
  *
  * @gap_q8 and @bursts fill what was padding: the size stays 56 bytes, which
  * CUBIC's private state needs (MLTCP_CHECK_PRIV).
@@ -710,20 +712,33 @@ static inline int mltcp_set_tiebreak(struct mltcp_sock *ms, u32 q10)
  * MLTCP_GAP_TOL_Q8: a gap at least 2^(-6/8) = 0.59 times the reference
  *	ends an iteration (jitter of the iteration gap); inner gaps must be
  *	shorter, about half the iteration gap or less.
- * MLTCP_GAP_STEP_Q8: a learned iteration that already has twice the bursts
- *	of the last one, and at least MLTCP_BURSTS_OVERDUE, is overdue: each
- *	further gap lowers the reference by this step (3/8 octave), so a
- *	reference raised by one slow iteration (the first, a checkpoint)
- *	comes down to the longest gap of the current cycle in a few bursts.
+ * Overdue (mltcp_iter_overdue()): the reference is too long when the
+ *	current learned iteration has already moved the bytes of the largest
+ *	of the last iterations (within 1/64) and twice the bursts of the last
+ *	one (at least MLTCP_BURSTS_OVERDUE; 15 where the count saturates).
+ *	Both, because each alone misleads early on: the first iterations'
+ *	sizes can be a bucket's, their burst counts one.  A slow first
+ *	iteration is the usual cause (PyTorch's first backward pass, DDP's
+ *	model broadcast: the gap that ends it is two to three times the
+ *	iteration gap), a checkpoint another.
+ * MLTCP_GAP_NEAR_Q8: an overdue iteration ends at the first gap at least
+ *	2^(-12/8) = 0.35 times the reference: about a whole iteration's bytes
+ *	are behind it, so it is the iteration gap the reference missed.
+ * MLTCP_GAP_STEP_Q8: each shorter gap of an overdue iteration lowers the
+ *	reference by this step (3/8 octave), so a reference raised further
+ *	(a gap ten times the iteration gap) comes down in a few bursts.
  *	The burst count of the last iteration forgets slowly (@bursts), so
  *	an iteration cut short does not make the next one overdue early.
  *
  * One burst per iteration (or gaps all about the same length) gives the
  * plain rule: every idle gap ends an iteration.  Inner gaps longer than
  * about 0.6 of the iteration gap make the learner count bursts, not
- * iterations; the control plane's marks (mltcp.torch) are exact.
+ * iterations; the control plane's marks (mltcp.torch) are exact.  The
+ * window restarts (mltcp_restart_due()) at the gaps the reference alone
+ * takes for iteration gaps, not at those an overdue iteration ends at.
  */
 #define MLTCP_GAP_TOL_Q8	6
+#define MLTCP_GAP_NEAR_Q8	12
 #define MLTCP_GAP_STEP_Q8	3
 #define MLTCP_BURSTS_OVERDUE	3
 #define MLTCP_BURSTS_MAX	15
@@ -800,22 +815,53 @@ static inline bool mltcp_gap_ends_iter(const struct mltcp_sock *ms, u32 gap_us)
 }
 
 /**
+ * mltcp_iter_overdue() - has the learned iteration run past its size?
+ * @ms: socket state
+ * @size: bytes the current learned iteration moved so far
+ *
+ * See MLTCP_GAP_NEAR_Q8: the current iteration moved at least the bytes of
+ * the largest of the last recorded iterations (less 1/64: gloo's framing
+ * varies by a few hundred bytes) and has at least twice the bursts of the
+ * last one.  Never before an iteration was recorded.
+ *
+ * Return: true when the reference gap is too long for this iteration.
+ */
+static inline bool mltcp_iter_overdue(const struct mltcp_sock *ms, u64 size)
+{
+	unsigned int cur = ms->bursts & 0xf, prev = ms->bursts >> 4;
+	u64 big = 0;
+	unsigned int i;
+
+	for (i = 0; i < ms->nhist && i < MLTCP_HIST_LEN; i++)
+		if (ms->hist[i] > big)
+			big = ms->hist[i];
+	if (!big || size < big - big / 64)
+		return false;
+	/* twice the bursts, saturated like the counts themselves */
+	return cur + 1 >= MLTCP_BURSTS_OVERDUE &&
+	       cur + 1 >= (2 * prev < MLTCP_BURSTS_MAX ? 2 * prev : MLTCP_BURSTS_MAX);
+}
+
+/**
  * mltcp_learn_gap() - does an idle gap end the learned iteration?
  * @ms: socket state
  * @gap_us: the gap, in microseconds
+ * @size: bytes the current learned iteration moved before the gap
  *
  * Updates the gap reference and the burst counts (see MLTCP_GAP_TOL_Q8).
  * O(1), no allocation.
  *
  * Return: true when the gap ends the current iteration.
  */
-static inline bool mltcp_learn_gap(struct mltcp_sock *ms, u32 gap_us)
+static inline bool mltcp_learn_gap(struct mltcp_sock *ms, u32 gap_us, u64 size)
 {
 	unsigned int g = mltcp_gap_q8(gap_us);
 	unsigned int cur = ms->bursts & 0xf, prev = ms->bursts >> 4;
 	unsigned int ref = ms->gap_q8;
+	bool overdue = mltcp_iter_overdue(ms, size);
 
-	if (mltcp_gap_ends_iter(ms, gap_us)) {
+	if (mltcp_gap_ends_iter(ms, gap_us) ||
+	    (overdue && g + MLTCP_GAP_NEAR_Q8 >= ref)) {
 		/*
 		 * Bursts per iteration: a maximum that forgets one at a time,
 		 * and only at a gap as long as the reference (an iteration
@@ -831,12 +877,11 @@ static inline bool mltcp_learn_gap(struct mltcp_sock *ms, u32 gap_us)
 		return true;
 	}
 	/*
-	 * A shorter gap.  Overdue (twice the bursts of the last iteration):
-	 * the reference is too long; it comes down a step per gap, so the
-	 * first gap it meets is about the longest of the cycle.
-	 * ref > g + MLTCP_GAP_TOL_Q8 >= 7: it stays > 0.
+	 * A shorter gap of an overdue iteration: the reference comes down a
+	 * step per gap, never below this gap.
+	 * ref > g + MLTCP_GAP_NEAR_Q8 >= 13 here: it stays > 0.
 	 */
-	if (cur + 1 >= 2 * prev && cur + 1 >= MLTCP_BURSTS_OVERDUE)
+	if (overdue)
 		ms->gap_q8 = (u8)(ref - MLTCP_GAP_STEP_Q8 > g ? ref - MLTCP_GAP_STEP_Q8 : g + 1);
 	if (cur < MLTCP_BURSTS_MAX)
 		cur++;
@@ -900,6 +945,10 @@ static inline bool mltcp_restart_due(const struct mltcp_sock *ms, int mode,
  * An idle gap ends a burst; it ends the learned iteration when
  * mltcp_learn_gap() says it is an iteration gap and the iteration moved at
  * least MLTCP_MIN_ITER_BYTES (else its bytes roll over into the next).
+ * Before the first recorded iteration, a gap after fewer bytes than that
+ * is the connection's setup (a rendezvous, the framework's handshakes,
+ * then the slow first compute): the learner ignores it, or the setup's
+ * gaps would set its reference.
  * A pending mark (MLTCP_SF_MARK_PENDING) ends here in any case: only the
  * first transmission after a mark may restart the window.
  *
@@ -917,10 +966,10 @@ static inline enum mltcp_event mltcp_on_tx_start(struct mltcp_sock *ms,
 	if (!mltcp_is_idle_gap(outstanding, gap_us, threshold_us))
 		return MLTCP_EV_NONE;
 	size = mltcp_bytes_done(acked, ms->mark);
-	/* nothing sent yet: the gap is the connection's setup, not training */
-	if (!size)
+	/* the connection's setup, not training */
+	if (!size || (!ms->nhist && size < MLTCP_MIN_ITER_BYTES))
 		return MLTCP_EV_NONE;
-	if (!mltcp_learn_gap(ms, gap_us) || size < MLTCP_MIN_ITER_BYTES)
+	if (!mltcp_learn_gap(ms, gap_us, size) || size < MLTCP_MIN_ITER_BYTES)
 		return MLTCP_EV_NONE;
 	mltcp_record_iter(ms, size);
 	ms->mark = acked;

@@ -3,10 +3,11 @@
 #   ddp_setup MODE: checks python3-torch and the preload library, loads mltcp_cubic,
 #     sets the mltcp mode to MODE (restored on exit), puts loopback at MTU 1500
 #     (64 kB segments would carry an iteration within the initial window, leaving
-#     nothing to restart), makes $tmp and starts tracing mltcp:mltcp_restart.
+#     nothing to restart) and makes $tmp.
 #   ddp_run [ddp_train.py options]: 2 ranks on mltcp_cubic through the preload library,
-#     ITERS iterations of an MLP whose 4.2 MB of gradients go in 4 buckets; output in
-#     $tmp/out, the restart trace in $tmp/trace; returns ddp_train.py's status.
+#     ITERS iterations of an MLP whose 4.2 MB of gradients go in 4 buckets (the options
+#     come last: --layers 8 overrides the default 4), tracing mltcp:mltcp_restart; output
+#     in $tmp/out, the run's restart trace in $tmp/trace; returns ddp_train.py's status.
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 T=/sys/kernel/tracing
@@ -28,17 +29,17 @@ ddp_setup() {
 	tmp=$(mktemp -d)
 	at_exit "rm -rf $tmp"
 	at_exit "echo 0 >$T/events/mltcp/mltcp_restart/enable; echo >$T/trace"
-	echo >"$T/trace"
-	echo 1 >"$T/events/mltcp/mltcp_restart/enable" || bail "enable mltcp:mltcp_restart"
 }
 
 ddp_run() {
 	local rc
+	echo >"$T/trace"
+	echo 1 >"$T/events/mltcp/mltcp_restart/enable" || bail "enable mltcp:mltcp_restart"
 	PYTHONPATH="$top/userspace/python" MLTCP_LIBRARY="$top/build/lib/libmltcp.so.1" \
 		MLTCP_CC=mltcp_cubic LD_PRELOAD="$top/build/lib/libmltcp-preload.so" \
-		timeout 400 /usr/bin/python3 "$top/examples/pytorch/ddp_train.py" --spawn 2 "$@" \
+		timeout 400 /usr/bin/python3 "$top/examples/pytorch/ddp_train.py" --spawn 2 \
 		--iters "$ITERS" --layers 4 --width 512 --bucket-mb 1 --fwd-ms 150 --bwd-ms 300 \
-		--report-sockets --all-ranks --port $((20000 + RANDOM % 20000)) \
+		--report-sockets --all-ranks --port $((20000 + RANDOM % 20000)) "$@" \
 		>"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	echo 0 >"$T/events/mltcp/mltcp_restart/enable"

@@ -611,7 +611,7 @@ static void test_restart_due(void **state)
 	 * Learning bucketed traffic: once a 200 ms gap ended an iteration,
 	 * a 20 ms gap between buckets does not restart, a 150 ms one does.
 	 */
-	assert_true(mltcp_learn_gap(&ms, 200000));
+	assert_true(mltcp_learn_gap(&ms, 200000, MB));
 	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 20000, thr));
 	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 150000, thr));
 }

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "mltcp_core.h"
+#include "ddp_recorded.h"
 
 #define KB	1000ULL
 #define MB	(1000ULL * 1000ULL)
@@ -329,6 +330,106 @@ static void test_equal_gaps_limit(void **state)
 	assert_int_equal(s.learned, 40);
 }
 
+/*
+ * A checkpoint: one iteration gap ten times as long in the middle of the
+ * run.  The reference jumps to it; the learner must come back within a few
+ * iterations, whatever the number of buckets (1 to 15 bursts: the burst
+ * counts saturate at 15), and then count every iteration again.
+ */
+static void test_long_gap_midway(void **state)
+{
+	bool ok = true;
+
+	(void)state;
+	for (unsigned int nb = 1; nb <= 15; nb++) {
+		struct pattern p = ddp(nb, 10), q;
+		unsigned int before, after;
+		struct sim s;
+
+		q = p;
+		q.inter = 10 * p.inter;
+		sim_init(&s, 80 + nb);
+		run(&s, &p, 30);
+		before = s.learned;
+		run(&s, &q, 1);
+		run(&s, &p, 30);
+		after = s.learned;
+		run(&s, &p, 30);
+		finish(&s, &p);
+		print_message("# %u buckets: %u of 31 after the long gap, then %u of 31\n",
+			      nb, after - before, s.learned - after);
+		/* at most 8 merged while the reference comes down */
+		if (after - before + 8 < 31 || after - before > 31 ||
+		    s.learned - after != 31 || s.ms.bytes_per_iter != iter_bytes(&p))
+			ok = false;
+	}
+	assert_true(ok);
+}
+
+/*
+ * The recorded patterns (ddp_recorded.h): the training loop ran 20
+ * iterations; the last one's end has no gap after it (at most one short),
+ * and rank 0 may count DDP's model broadcast as one more (its size is the
+ * iteration's).  The learned size is the iteration's, not a bucket's.
+ */
+struct recorded {
+	const char *name;
+	const struct rec_gap *gaps;
+	unsigned int n;
+	u64 grad;
+};
+
+#define REC(a, g) { #a, a, sizeof(a) / sizeof(a[0]), g }
+
+/* Replays @r; returns the iterations counted, *@whole those of about @grad. */
+static unsigned int replay(struct sim *s, const struct recorded *r, unsigned int *whole)
+{
+	sim_init(s, 70);
+	*whole = 0;
+	for (unsigned int i = 0; i < r->n; i++) {
+		u64 last;
+
+		s->acked += r->gaps[i].bytes;
+		if (mltcp_on_tx_start(&s->ms, s->acked, 0, r->gaps[i].gap_ms * MS,
+				      THRESH) != MLTCP_EV_LEARNED)
+			continue;
+		s->learned++;
+		last = mltcp_last_iter_bytes(&s->ms);
+		if (last >= r->grad && last <= r->grad + r->grad / 20)
+			(*whole)++;
+	}
+	return s->learned;
+}
+
+static void test_recorded(void **state)
+{
+	static const struct recorded recs[] = {
+		REC(rec_b1_r0, 1071144), REC(rec_b1_r1, 1071144),
+		REC(rec_b4_r0, 4223016), REC(rec_b4_r1, 4223016),
+		REC(rec_b8_r0, 8425512), REC(rec_b8_r1, 8425512),
+		REC(rec2_b1_r0, 1071144), REC(rec2_b1_r1, 1071144),
+		REC(rec2_b4_r0, 4223016), REC(rec2_b4_r1, 4223016),
+		REC(rec2_b8_r0, 8425512), REC(rec2_b8_r1, 8425512),
+	};
+	bool ok = true;
+
+	(void)state;
+	for (unsigned int i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
+		struct sim s;
+		unsigned int whole, got = replay(&s, &recs[i], &whole);
+		u64 bpi = s.ms.bytes_per_iter;
+
+		print_message("# %s: %u counted for 20 (%u whole), %llu bytes per iteration\n",
+			      recs[i].name, got, whole, (unsigned long long)bpi);
+		/* within 5% (+-1), and at most one iteration split in two */
+		if (got < 19 || got > 21 || whole + 2 < got)
+			ok = false;
+		if (bpi < recs[i].grad || bpi > recs[i].grad + recs[i].grad / 20)
+			ok = false;
+	}
+	assert_true(ok);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +442,8 @@ int main(void)
 		cmocka_unit_test(test_heartbeats),
 		cmocka_unit_test(test_given_paths),
 		cmocka_unit_test(test_equal_gaps_limit),
+		cmocka_unit_test(test_long_gap_midway),
+		cmocka_unit_test(test_recorded),
 	};
 
 	return cmocka_run_group_tests_name("mltcp_learner", tests, NULL, NULL);
