@@ -830,12 +830,19 @@ static inline bool mltcp_iter_overdue(const struct mltcp_sock *ms, u64 size)
 {
 	unsigned int cur = ms->bursts & 0xf, prev = ms->bursts >> 4;
 	u64 big = 0;
-	unsigned int i;
 
-	for (i = 0; i < ms->nhist && i < MLTCP_HIST_LEN; i++)
-		if (ms->hist[i] > big)
-			big = ms->hist[i];
-	if (!big || size < big - big / 64)
+	/*
+	 * Unrolled (MLTCP_HIST_LEN is 3): with a loop over the history,
+	 * Linux 6.1's BPF verifier refused the backend (6.12's and 6.18's
+	 * accepted it).
+	 */
+	if (ms->nhist > 0)
+		big = ms->hist[0];
+	if (ms->nhist > 1 && ms->hist[1] > big)
+		big = ms->hist[1];
+	if (ms->nhist > 2 && ms->hist[2] > big)
+		big = ms->hist[2];
+	if (!big || size < big - (big >> 6))
 		return false;
 	/* twice the bursts, saturated like the counts themselves */
 	return cur + 1 >= MLTCP_BURSTS_OVERDUE &&
