@@ -590,8 +590,10 @@ void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	thresh = mltcp_idle_threshold_us(READ_ONCE(mltcp_idle_ms),
 					 tp->srtt_us >> 3);
 	if (mltcp_restart_due(ms, READ_ONCE(mltcp_mode), READ_ONCE(mltcp_fparams),
-			      outstanding, gap, thresh))
+			      outstanding, gap, thresh)) {
 		mltcp_restart_window(sk);
+		mltcp_yield_begin(ms, gap);
+	}
 	ref = ms->gap_q8;
 	bursts = ms->bursts;
 	bytes = mltcp_bytes_done(tp->bytes_acked, ms->mark);

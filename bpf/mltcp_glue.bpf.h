@@ -334,6 +334,7 @@ static __always_inline void mltcp_bpf_cwnd_event(struct sock *sk, enum tcp_ca_ev
 
 		if (w < tcp_snd_cwnd(tp))
 			tp->snd_cwnd = w;
+		mltcp_yield_begin(mltcp_ms(st), mltcp_send_gap_us(tp, p.hz));
 	}
 	if (mltcp_on_tx_start(mltcp_ms(st), tp->bytes_acked, tp->snd_nxt - tp->snd_una,
 			      mltcp_send_gap_us(tp, p.hz), thresh) == MLTCP_EV_LEARNED) {
@@ -363,8 +364,15 @@ static __always_inline u32 mltcp_bpf_ai_credit(struct sock *sk, u32 acked)
 static __always_inline bool mltcp_bpf_slow_start(struct sock *sk, u32 *acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	u32 credit, left;
+	struct mltcp_bpf_sock *st = mltcp_state(sk);
+	u32 credit, left, held;
 
+	if (st && (mltcp_ms(st)->flags & MLTCP_SF_YIELD)) {
+		held = mltcp_clock_ms() - mltcp_ms(st)->start_ms;
+		held = held < 4000000U ? held * 1000U : U32_MAX;
+		if (mltcp_yield_holds(mltcp_ms(st), tp->rack.rtt_us, tp->rtt_min.s[0].v, held))
+			return false;
+	}
 	if (!tcp_is_cwnd_limited(sk))
 		return false;
 	if (tcp_in_slow_start(tp)) {

@@ -11,6 +11,7 @@
 #include <linux/moduleparam.h>
 #include <net/tcp.h>
 
+#include "mltcp_compat.h"
 #include "mltcp_core.h"
 
 /**
@@ -100,6 +101,29 @@ u32 mltcp_ai_credit(struct sock *sk, u32 acked);
 void mltcp_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked);
 
 /**
+ * mltcp_yields() - does a restarted flow keep its window on this ACK?
+ * @sk: socket
+ *
+ * mltcp_yield_holds() on the latest RTT sample (RACK's, taken on every ACK
+ * before the congestion-control hooks run) against the path's minimum.
+ * Cheap: a flag test unless the iteration restarted the window.
+ *
+ * Return: true while the flow yields to a queue other flows built.
+ */
+static inline bool mltcp_yields(struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	struct mltcp_sock *ms = mltcp_sk(sk);
+	u32 held;
+
+	if (likely(!(ms->flags & MLTCP_SF_YIELD)))
+		return false;
+	held = mltcp_clock_ms() - ms->start_ms;
+	held = held < U32_MAX / USEC_PER_MSEC ? held * USEC_PER_MSEC : U32_MAX;
+	return mltcp_yield_holds(ms, tp->rack.rtt_us, tcp_min_rtt(tp), held);
+}
+
+/**
  * mltcp_slow_start() - the common start of a cong_avoid hook
  * @sk: socket
  * @acked: in: segments newly acknowledged; out: what is left for
@@ -120,6 +144,8 @@ static inline bool mltcp_slow_start(struct sock *sk, u32 *acked)
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 credit, left;
 
+	if (mltcp_yields(sk))
+		return false;
 	if (!tcp_is_cwnd_limited(sk))
 		return false;
 	if (tcp_in_slow_start(tp)) {

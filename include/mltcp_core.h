@@ -129,6 +129,7 @@ enum mltcp_mode {
 #define MLTCP_SF_HINTED		(MLTCP_SF_SIZE_GIVEN | MLTCP_SF_BOUNDS_GIVEN)
 #define MLTCP_SF_TIEBREAK_GIVEN	0x08	/* tiebreak set by control plane */
 #define MLTCP_SF_MARK_PENDING	0x10	/* a mark since the last TX_START */
+#define MLTCP_SF_YIELD		0x20	/* restarted; holds while others queue */
 
 /**
  * struct mltcp_sock - per-socket MLTCP state (56 bytes)
@@ -939,6 +940,80 @@ static inline bool mltcp_restart_due(const struct mltcp_sock *ms, int mode,
 	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
 		return ms->flags & MLTCP_SF_MARK_PENDING;
 	return mltcp_gap_ends_iter(ms, gap_us);
+}
+
+/*
+ * MLTCP_YIELD_QDELAY_US: the least queueing delay (an RTT sample above the
+ * path's minimum RTT) that a restarted flow takes for another flow's queue;
+ * half the minimum RTT where that is more (mltcp_queue_seen()).
+ */
+#define MLTCP_YIELD_QDELAY_US	1000U
+
+/**
+ * mltcp_queue_seen() - does an RTT sample show a standing queue?
+ * @rtt_us: the latest RTT sample, 0 when none
+ * @min_rtt_us: the path's minimum RTT, ~0U when unknown
+ *
+ * Return: true when @rtt_us exceeds @min_rtt_us by more than
+ *	MLTCP_YIELD_QDELAY_US and by more than half @min_rtt_us.
+ */
+static inline bool mltcp_queue_seen(u32 rtt_us, u32 min_rtt_us)
+{
+	u32 qdelay = min_rtt_us / 2;
+
+	if (!rtt_us || min_rtt_us == ~0U || rtt_us <= min_rtt_us)
+		return false;
+	if (qdelay < MLTCP_YIELD_QDELAY_US)
+		qdelay = MLTCP_YIELD_QDELAY_US;
+	return rtt_us - min_rtt_us > qdelay;
+}
+
+/**
+ * mltcp_yield_begin() - a restarted window starts yielding
+ * @ms: socket state
+ * @gap_us: the idle gap that preceded the restart
+ *
+ * With given marks the learner keeps no gap: the restart's gap becomes
+ * the reference that bounds the yield (mltcp_yield_holds()).
+ */
+static inline void mltcp_yield_begin(struct mltcp_sock *ms, u32 gap_us)
+{
+	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
+		ms->gap_q8 = mltcp_gap_q8(gap_us);
+	ms->flags |= MLTCP_SF_YIELD;
+}
+
+/**
+ * mltcp_yield_holds() - does a restarted flow keep its window on this ACK?
+ * @ms: socket state
+ * @rtt_us: the latest RTT sample (0 = none)
+ * @min_rtt_us: the path's minimum RTT (~0U = unknown)
+ * @held_us: time since the iteration started
+ *
+ * A flow whose iteration restarted its window (mltcp_restart_due()) while
+ * another job's phase fills the bottleneck finds a queue it did not build:
+ * its first RTT samples sit well above the path's minimum although it has
+ * only its initial window in flight.  It then keeps that window, instead
+ * of slow-starting into the queue until both jobs share the link and both
+ * phases stretch, and lets the job already sending finish: the phases of
+ * jobs that overlap by a little end up one after the other.  The first
+ * sample without such a queue ends the yield for the rest of the
+ * iteration, and so does a yield as long as the iteration gap (an
+ * ordinary bulk flow can hold a standing queue indefinitely): alone, or
+ * behind a phase that ended, the flow ramps as before.
+ *
+ * Return: true while the flow holds its window.
+ */
+static inline bool mltcp_yield_holds(struct mltcp_sock *ms, u32 rtt_us,
+				     u32 min_rtt_us, u32 held_us)
+{
+	if (!(ms->flags & MLTCP_SF_YIELD))
+		return false;
+	if (ms->gap_q8 && mltcp_gap_q8(held_us) < ms->gap_q8 &&
+	    mltcp_queue_seen(rtt_us, min_rtt_us))
+		return true;
+	ms->flags &= (u8)~MLTCP_SF_YIELD;
+	return false;
 }
 
 /**

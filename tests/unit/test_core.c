@@ -652,6 +652,67 @@ static void test_restart_given(void **state)
 	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 20000, thr));
 }
 
+/* What counts as another flow's queue: 1 ms or half the minimum RTT above it. */
+static void test_queue_seen(void **state)
+{
+	(void)state;
+	/* no sample yet, or no minimum yet */
+	assert_false(mltcp_queue_seen(0, 100));
+	assert_false(mltcp_queue_seen(5000, ~0U));
+	/* a data-centre path (100 us): the 1 ms floor applies */
+	assert_false(mltcp_queue_seen(100, 100));
+	assert_false(mltcp_queue_seen(1100, 100));
+	assert_true(mltcp_queue_seen(1101, 100));
+	assert_true(mltcp_queue_seen(10100, 100));
+	/* a 10 ms path: half of it */
+	assert_false(mltcp_queue_seen(15000, 10000));
+	assert_true(mltcp_queue_seen(15001, 10000));
+	/* a sample below the recorded minimum (a new path) is no queue */
+	assert_false(mltcp_queue_seen(50, 100));
+}
+
+/*
+ * A restarted flow holds while samples show a queue, until the first sample
+ * without one or until it has waited as long as the iteration gap; then it
+ * stays released for the rest of the iteration.
+ */
+static void test_yield(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+	u32 thr = mltcp_idle_threshold_us(10, 0);
+
+	(void)state;
+	/* never without a restart */
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 0));
+	/* learned: the gap reference (200 ms) bounds the hold */
+	mltcp_set_size(&ms, 4 * MB);
+	assert_true(mltcp_learn_gap(&ms, 200000, MB));
+	mltcp_yield_begin(&ms, 200000);
+	assert_true(ms.flags & MLTCP_SF_YIELD);
+	assert_true(mltcp_yield_holds(&ms, 10000, 100, 0));
+	assert_true(mltcp_yield_holds(&ms, 10000, 100, 150000));
+	/* the queue drains: released, and a new queue does not hold it again */
+	assert_false(mltcp_yield_holds(&ms, 300, 100, 160000));
+	assert_false(ms.flags & MLTCP_SF_YIELD);
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 170000));
+	/* a queue that never drains: released after about the iteration gap */
+	mltcp_yield_begin(&ms, 200000);
+	assert_true(mltcp_yield_holds(&ms, 10000, 100, 190000));
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 230000));
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 1000));
+	/* no gap reference (no learned iteration gap yet): no hold */
+	ms = new_sock(0);
+	mltcp_yield_begin(&ms, 200000);
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 0));
+	/* given marks: the restart's own gap is the reference */
+	ms = new_sock(0);
+	mltcp_iter_begin(&ms, 0, 0, 4 * MB);
+	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 100000, thr));
+	mltcp_yield_begin(&ms, 100000);
+	assert_true(mltcp_yield_holds(&ms, 10000, 100, 90000));
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 120000));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -660,6 +721,8 @@ int main(void)
 		cmocka_unit_test(test_tiebreak_init),
 		cmocka_unit_test(test_restart_due),
 		cmocka_unit_test(test_restart_given),
+		cmocka_unit_test(test_queue_seen),
+		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_ratio_from_socket),
 		cmocka_unit_test(test_clamping),
 		cmocka_unit_test(test_counter_wrap),
