@@ -566,15 +566,21 @@ static inline u64 mltcp_learned_size(const struct mltcp_sock *ms)
  */
 static inline void mltcp_record_iter(struct mltcp_sock *ms, u64 size)
 {
-	unsigned int i;
+	unsigned int i, n = ms->nhist;
 
-	if (ms->nhist < MLTCP_HIST_LEN) {
-		ms->hist[ms->nhist++] = size;
-	} else {
+	if (n >= MLTCP_HIST_LEN) {
 		for (i = 0; i + 1 < MLTCP_HIST_LEN; i++)
 			ms->hist[i] = ms->hist[i + 1];
-		ms->hist[MLTCP_HIST_LEN - 1] = size;
+		n = MLTCP_HIST_LEN - 1;
 	}
+	/*
+	 * Constant indices only: Linux 6.1's BPF verifier loses the bounds of
+	 * a variable index here and refuses the backend.
+	 */
+	for (i = 0; i < MLTCP_HIST_LEN; i++)
+		if (i == n)
+			ms->hist[i] = size;
+	ms->nhist = (u8)(n + 1);
 	ms->iters++;
 	if (!(ms->flags & MLTCP_SF_SIZE_GIVEN))
 		ms->bytes_per_iter = mltcp_learned_size(ms);
