@@ -365,14 +365,11 @@ static __always_inline bool mltcp_bpf_slow_start(struct sock *sk, u32 *acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct mltcp_bpf_sock *st = mltcp_state(sk);
-	u32 credit, left, held;
+	u32 credit, left;
 
-	if (st && (mltcp_ms(st)->flags & MLTCP_SF_YIELD)) {
-		held = mltcp_clock_ms() - mltcp_ms(st)->start_ms;
-		held = held < 4000000U ? held * 1000U : U32_MAX;
-		if (mltcp_yield_holds(mltcp_ms(st), tp->rack.rtt_us, tp->rtt_min.s[0].v, held))
-			return false;
-	}
+	if (st && (mltcp_ms(st)->flags & MLTCP_SF_YIELD) &&
+	    mltcp_yield_holds(mltcp_ms(st), tp->rack.rtt_us, tp->rtt_min.s[0].v, mltcp_clock_ms()))
+		return false;
 	if (!tcp_is_cwnd_limited(sk))
 		return false;
 	if (tcp_in_slow_start(tp)) {

@@ -114,13 +114,10 @@ static inline bool mltcp_yields(struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	struct mltcp_sock *ms = mltcp_sk(sk);
-	u32 held;
 
 	if (likely(!(ms->flags & MLTCP_SF_YIELD)))
 		return false;
-	held = mltcp_clock_ms() - ms->start_ms;
-	held = held < U32_MAX / USEC_PER_MSEC ? held * USEC_PER_MSEC : U32_MAX;
-	return mltcp_yield_holds(ms, tp->rack.rtt_us, tcp_min_rtt(tp), held);
+	return mltcp_yield_holds(ms, tp->rack.rtt_us, tcp_min_rtt(tp), mltcp_clock_ms());
 }
 
 /**

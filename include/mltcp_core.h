@@ -994,7 +994,7 @@ static inline void mltcp_yield_begin(struct mltcp_sock *ms, u32 gap_us)
  * @ms: socket state
  * @rtt_us: the latest RTT sample (0 = none)
  * @min_rtt_us: the path's minimum RTT (~0U = unknown)
- * @held_us: time since the iteration started
+ * @now_ms: the caller's millisecond clock (the one @ms->start_ms is in)
  *
  * A flow whose iteration restarted its window (mltcp_restart_due()) while
  * another job's phase fills the bottleneck finds a queue it did not build:
@@ -1011,8 +1011,11 @@ static inline void mltcp_yield_begin(struct mltcp_sock *ms, u32 gap_us)
  * Return: true while the flow holds its window.
  */
 static inline bool mltcp_yield_holds(struct mltcp_sock *ms, u32 rtt_us,
-				     u32 min_rtt_us, u32 held_us)
+				     u32 min_rtt_us, u32 now_ms)
 {
+	u32 held_ms = now_ms - ms->start_ms;
+	u32 held_us = held_ms < 0xffffffffU / 1000U ? held_ms * 1000U : 0xffffffffU;
+
 	if (!(ms->flags & MLTCP_SF_YIELD))
 		return false;
 	if (ms->gap_q8 && mltcp_gap_q8(held_us) < ms->gap_q8 &&

@@ -690,16 +690,16 @@ static void test_yield(void **state)
 	mltcp_yield_begin(&ms, 200000);
 	assert_true(ms.flags & MLTCP_SF_YIELD);
 	assert_true(mltcp_yield_holds(&ms, 10000, 100, 0));
-	assert_true(mltcp_yield_holds(&ms, 10000, 100, 150000));
+	assert_true(mltcp_yield_holds(&ms, 10000, 100, 150));
 	/* the queue drains: released, and a new queue does not hold it again */
-	assert_false(mltcp_yield_holds(&ms, 300, 100, 160000));
+	assert_false(mltcp_yield_holds(&ms, 300, 100, 160));
 	assert_false(ms.flags & MLTCP_SF_YIELD);
-	assert_false(mltcp_yield_holds(&ms, 10000, 100, 170000));
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 170));
 	/* a queue that never drains: released after about the iteration gap */
 	mltcp_yield_begin(&ms, 200000);
-	assert_true(mltcp_yield_holds(&ms, 10000, 100, 190000));
-	assert_false(mltcp_yield_holds(&ms, 10000, 100, 230000));
-	assert_false(mltcp_yield_holds(&ms, 10000, 100, 1000));
+	assert_true(mltcp_yield_holds(&ms, 10000, 100, 190));
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 230));
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 1));
 	/* no gap reference (no learned iteration gap yet): no hold */
 	ms = new_sock(0);
 	mltcp_yield_begin(&ms, 200000);
@@ -709,8 +709,8 @@ static void test_yield(void **state)
 	mltcp_iter_begin(&ms, 0, 0, 4 * MB);
 	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 100000, thr));
 	mltcp_yield_begin(&ms, 100000);
-	assert_true(mltcp_yield_holds(&ms, 10000, 100, 90000));
-	assert_false(mltcp_yield_holds(&ms, 10000, 100, 120000));
+	assert_true(mltcp_yield_holds(&ms, 10000, 100, 90));
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 120));
 }
 
 int main(void)
