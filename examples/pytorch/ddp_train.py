@@ -20,8 +20,9 @@ real accelerator.  The training loop itself times each iteration.
     MASTER_ADDR=10.0.0.1 MASTER_PORT=29500 WORLD_SIZE=2 RANK=0 ddp_train.py
 
 Output, one JSON object per line on stdout from rank 0 (--all-ranks: every
-rank): {"rank", "iter", "start_s", "end_s", "loss", "synced"} per iteration,
-then {"rank", "summary": {...}} with the mean iteration time, the gradient
+rank): {"rank", "iter", "start_s", "end_s", "loss", "synced", "backward_s"} per
+iteration (backward_s: the backward pass, which DDP ends only when the last bucket's
+all-reduce is done, so it spans the iteration's communication), then {"rank", "summary": {...}} with the mean iteration time, the gradient
 bytes and, with --attach, the iterations marked.
 """
 import argparse
@@ -139,7 +140,9 @@ def train(rank, world, args, out=sys.stdout):
         ctx = contextlib.nullcontext() if synced else model.no_sync()
         with ctx:
             loss = loss_fn(model(x), y)
+            tb = time.time()
             loss.backward()
+            tb = time.time() - tb
         if synced:
             opt.step()
             opt.zero_grad()
@@ -148,7 +151,8 @@ def train(rank, world, args, out=sys.stdout):
         if show:
             print(json.dumps({"rank": rank, "iter": it, "start_s": round(t0, 6),
                               "end_s": round(t1, 6), "loss": float(loss),
-                              "synced": synced}), file=out, flush=True)
+                              "synced": synced, "backward_s": round(tb, 6)}),
+                  file=out, flush=True)
     dist.barrier()
     if args.report_sockets:
         report_sockets(rank, out)
