@@ -461,6 +461,21 @@ EXPORT_SYMBOL_GPL(mltcp_sk_is_mltcp);
 
 /* ---- congestion-control hooks ---------------------------------------- */
 
+/* The connection's tie-break, the same at both ends (mltcp_flow_tiebreak()). */
+static u16 mltcp_sk_flow_tiebreak(const struct sock *sk)
+{
+	u32 local = (__force u32)sk->sk_rcv_saddr;
+	u32 remote = (__force u32)sk->sk_daddr;
+
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6) {
+		local = mltcp_fold_addr6((__force const u32 *)sk->sk_v6_rcv_saddr.s6_addr32);
+		remote = mltcp_fold_addr6((__force const u32 *)sk->sk_v6_daddr.s6_addr32);
+	}
+#endif
+	return mltcp_flow_tiebreak(local, sk->sk_num, remote, ntohs(sk->sk_dport));
+}
+
 /**
  * mltcp_ca_init() - start MLTCP state on a connection
  * @sk: socket, from the algorithm's init hook
@@ -472,7 +487,7 @@ void mltcp_ca_init(struct sock *sk)
 	struct mltcp_sock *ms = mltcp_sk(sk);
 	bool counted = ms->flags & MLTCP_SF_INIT;
 
-	mltcp_sock_init(ms, tcp_sk(sk)->bytes_acked, get_random_u32());
+	mltcp_sock_init(ms, tcp_sk(sk)->bytes_acked, mltcp_sk_flow_tiebreak(sk));
 	ms->flags |= MLTCP_SF_INIT;
 	ms->start_ms = mltcp_clock_ms();
 	if (!counted) {

@@ -247,6 +247,32 @@ static __always_inline struct mltcp_bpf_sock *mltcp_state(struct sock *sk)
 	return st;
 }
 
+#ifndef AF_INET6
+#define AF_INET6 10	/* vmlinux.h has the kernel's types, not its macros */
+#endif
+
+/* The connection's tie-break, the same at both ends (mltcp_flow_tiebreak()). */
+static __always_inline u16 mltcp_bpf_flow_tiebreak(const struct sock *sk)
+{
+	const struct sock_common *c = &sk->__sk_common;
+	u32 local = c->skc_rcv_saddr, remote = c->skc_daddr;
+	u32 a[4], b[4];
+
+	if (c->skc_family == AF_INET6) {
+		a[0] = c->skc_v6_rcv_saddr.in6_u.u6_addr32[0];
+		a[1] = c->skc_v6_rcv_saddr.in6_u.u6_addr32[1];
+		a[2] = c->skc_v6_rcv_saddr.in6_u.u6_addr32[2];
+		a[3] = c->skc_v6_rcv_saddr.in6_u.u6_addr32[3];
+		b[0] = c->skc_v6_daddr.in6_u.u6_addr32[0];
+		b[1] = c->skc_v6_daddr.in6_u.u6_addr32[1];
+		b[2] = c->skc_v6_daddr.in6_u.u6_addr32[2];
+		b[3] = c->skc_v6_daddr.in6_u.u6_addr32[3];
+		local = mltcp_fold_addr6(a);
+		remote = mltcp_fold_addr6(b);
+	}
+	return mltcp_flow_tiebreak(local, c->skc_num, remote, __builtin_bswap16(c->skc_dport));
+}
+
 /**
  * mltcp_bpf_init() - mltcp_ca_init(): start MLTCP state on a connection
  * @sk: socket
@@ -270,7 +296,7 @@ static __always_inline void mltcp_bpf_init(struct sock *sk, u32 algo)
 		mltcp_count(st->algo, MLTCP_CNT_SOCKETS, -1);
 		counted = false;
 	}
-	mltcp_sock_init(ms, tcp_sk(sk)->bytes_acked, bpf_get_prandom_u32());
+	mltcp_sock_init(ms, tcp_sk(sk)->bytes_acked, mltcp_bpf_flow_tiebreak(sk));
 	ms->flags |= MLTCP_SF_INIT;
 	ms->start_ms = mltcp_clock_ms();
 	st->algo = algo;

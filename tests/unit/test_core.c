@@ -517,16 +517,11 @@ static void test_head_start(void **state)
 	/* slope 0 is the base algorithm, whatever the tie-break */
 	assert_int_equal(mltcp_sock_f_q10(&a, MLTCP_MODE_LEARNED, mltcp_params_pack(0, ONE),
 					  MLTCP_STAGGER_MAX, MB), ONE);
-	/* a random tie-break of a learned socket gives no head start */
+	/* a learned socket's tie-break (its connection's) gives the head start too */
 	b = new_sock(0);
-	mltcp_sock_init(&b, 0, 0xffffffffU);
+	mltcp_sock_init(&b, 0, MLTCP_TIEBREAK_MAX);
 	mltcp_set_size(&b, 4 * MB);
 	assert_int_equal(b.tiebreak, MLTCP_TIEBREAK_MAX);
-	assert_false(mltcp_tiebreak_active(&b));
-	assert_int_equal(mltcp_sock_f_q10(&b, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, stagger, 0),
-			 ONE);
-	/* ... until the application marks its iterations */
-	mltcp_iter_begin(&b, 0, 0, 0);
 	assert_true(mltcp_tiebreak_active(&b));
 	assert_int_equal(mltcp_sock_f_q10(&b, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, stagger, 0),
 			 ONE + ONE / 4);
@@ -540,6 +535,40 @@ static void test_head_start(void **state)
 	assert_int_equal(mltcp_sock_f_q10(&a, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, stagger, MB), ONE);
 }
 
+/*
+ * Both ends of a connection draw one tie-break (the endpoints swapped hash
+ * alike), an IPv4-mapped IPv6 address hashes as its IPv4 address, and
+ * connections that differ only in the ephemeral port spread over the range.
+ */
+static void test_flow_tiebreak(void **state)
+{
+	const u32 v4a = 0x0201a8c0U, v4b = 0x0301a8c0U;	/* any two words */
+	u32 mapped[4] = { 0, 0, 0, v4a }, v6[4] = { 0x20010db8U, 0, 0, 1 };
+	unsigned int quarter[4] = { 0 }, port;
+	u16 t;
+
+	(void)state;
+	memcpy(&mapped[2], (const u8[4]){ 0, 0, 0xff, 0xff }, sizeof(mapped[2]));
+	assert_int_equal(mltcp_fold_addr6(mapped), v4a);
+	assert_true(mltcp_fold_addr6(v6) != 1 && mltcp_fold_addr6(v6) != 0x20010db8U);
+	for (port = 32768; port < 32768 + 4096; port++) {
+		t = mltcp_flow_tiebreak(v4a, (u16)port, v4b, 29500);
+		assert_int_equal(t, mltcp_flow_tiebreak(v4b, 29500, v4a, (u16)port));
+		assert_true(t <= MLTCP_TIEBREAK_MAX);
+		quarter[t * 4 / (MLTCP_TIEBREAK_MAX + 1)]++;
+	}
+	/* 1024 per quarter if even; a poor mix would pile them up */
+	for (port = 0; port < 4; port++)
+		assert_in_range(quarter[port], 900, 1150);
+	/* the same endpoints always give the same value */
+	assert_int_equal(mltcp_flow_tiebreak(v4a, 40000, v4b, 29500),
+			 mltcp_flow_tiebreak(v4a, 40000, v4b, 29500));
+	assert_true(mltcp_flow_tiebreak(v4a, 40000, v4b, 29500) !=
+		    mltcp_flow_tiebreak(v4a, 40001, v4b, 29500) ||
+		    mltcp_flow_tiebreak(v4a, 40000, v4b, 29500) !=
+		    mltcp_flow_tiebreak(v4a, 40002, v4b, 29500));
+}
+
 /* Random tie-breaks cover [0, 1024]; given ones survive the connection start. */
 static void test_tiebreak_init(void **state)
 {
@@ -551,7 +580,7 @@ static void test_tiebreak_init(void **state)
 	assert_int_equal(mltcp_tiebreak_from_random(0x80000000U), 512);
 
 	ms = new_sock(0);
-	mltcp_sock_init(&ms, 10, 0x40000000U);
+	mltcp_sock_init(&ms, 10, 256);
 	assert_int_equal(ms.tiebreak, 256);
 	assert_false(ms.flags & MLTCP_SF_TIEBREAK_GIVEN);
 
@@ -559,7 +588,7 @@ static void test_tiebreak_init(void **state)
 	memset(&ms, 0, sizeof(ms));
 	assert_int_equal(mltcp_set_tiebreak(&ms, 700), 0);
 	mltcp_set_size(&ms, MB);
-	mltcp_sock_init(&ms, 10, 0xffffffffU);
+	mltcp_sock_init(&ms, 10, MLTCP_TIEBREAK_MAX);
 	assert_int_equal(ms.tiebreak, 700);
 	assert_true(ms.flags & MLTCP_SF_TIEBREAK_GIVEN);
 	assert_int_equal(ms.bytes_per_iter, MB);
@@ -718,6 +747,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_f_at_ratios),
 		cmocka_unit_test(test_head_start),
+		cmocka_unit_test(test_flow_tiebreak),
 		cmocka_unit_test(test_tiebreak_init),
 		cmocka_unit_test(test_restart_due),
 		cmocka_unit_test(test_restart_given),
