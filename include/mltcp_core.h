@@ -48,9 +48,9 @@
  * bytes_ratio, hence the same F, at every instant; fair sharing then keeps
  * them in lockstep for ever (the MLTCP shift is proportional to their
  * offset, zero at zero).  Each socket therefore carries a tie-break t in
- * [0, 1], random per connection unless the application gives one (one
- * value for all sockets of a job), and where the application marks the
- * iterations or gave the tie-break, F is computed as if the socket were
+ * [0, 1], drawn from its connection's endpoints (the same at both ends,
+ * mltcp_flow_tiebreak()) unless the application gives one (one value for
+ * all sockets of a job), and F is computed as if the socket were
  * t * stagger of an iteration further through it:
  *
  *   F = slope * min(1, bytes_ratio + t * stagger) + intercept
@@ -444,18 +444,22 @@ static inline u32 mltcp_head_start_q10(u32 tiebreak, u32 stagger)
  * mltcp_tiebreak_active() - does the socket's tie-break give a head start?
  * @ms: socket state
  *
- * Only where the application marks iterations or chose the tie-break.
- * Those jobs have F from their first iteration, so identical ones started
- * together are in exact lockstep.  Learned sockets run the base algorithm
- * (F = 1) for their first iterations, in which timing noise already moves
- * identical jobs apart; measured, a random head start on top of that did
- * not help them (bench/ANALYSIS.md).
+ * Every socket's does.  Jobs that mark their iterations or chose a
+ * tie-break have F from their first iteration, so identical ones started
+ * together are in exact lockstep.  Learned sockets had none at first (their
+ * first iterations run the base algorithm, whose timing noise moves jobs
+ * apart), but the restart (mltcp_restart_due()) puts two jobs in lockstep
+ * back at the initial window at the same moment in every iteration, and
+ * unmodified PyTorch DDP pairs stayed in lockstep for whole runs without a
+ * head start (bench/ANALYSIS.md).  Their tie-break comes from the
+ * connection's endpoints (mltcp_flow_tiebreak()).
  *
- * Return: true when the head start applies.
+ * Return: true; the state reports it (struct mltcp_info's head_start).
  */
 static inline bool mltcp_tiebreak_active(const struct mltcp_sock *ms)
 {
-	return ms != NULL;	/* EXPERIMENT: every socket */
+	(void)ms;
+	return true;
 }
 
 /**
