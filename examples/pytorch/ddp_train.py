@@ -21,9 +21,10 @@ real accelerator.  The training loop itself times each iteration.
 
 Output, one JSON object per line on stdout from rank 0 (--all-ranks: every
 rank): {"rank", "iter", "start_s", "end_s", "loss", "synced", "backward_s"} per
-iteration (backward_s: the backward pass, which DDP ends only when the last bucket's
-all-reduce is done, so it spans the iteration's communication), then {"rank", "summary": {...}} with the mean iteration time, the gradient
-bytes and, with --attach, the iterations marked.
+iteration (backward_s: the backward pass, which DDP ends only when the last
+bucket's all-reduce is done, so it spans the iteration's communication), then
+{"rank", "summary": {...}} with the mean iteration time, the gradient bytes
+and, with --attach, the iterations marked.
 """
 import argparse
 import json
