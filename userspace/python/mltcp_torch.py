@@ -32,7 +32,7 @@ By default (``tiebreak="job"``) rank 0 draws a value from os.urandom (not
 torch's generator: training stays bit-identical) and broadcasts it over the
 process group once, at attach(); every rank gives it to each socket it marks.
 A float in [0, 1] gives that value; None leaves each socket the kernel's own
-random draw.
+(drawn from its connection's endpoints).
 
 When MLTCP is absent (no libmltcp, no module, no socket on an MLTCP
 congestion control) the hook warns once and only all-reduces: training goes
@@ -216,7 +216,7 @@ def attach(ddp_model, nbytes="ring", backend=None, process_group=None, tiebreak=
     set_tiebreak(fd, value)); @process_group: DDP's process group (None: the
     default group); @tiebreak: "job" (default: one random value for all
     ranks, a collective call), a float in [0, 1], or None (each socket keeps
-    the kernel's random draw).
+    the kernel's, drawn from its connection's endpoints).
 
     Returns the Hook.  Never raises because MLTCP is absent: it warns once.
     """
