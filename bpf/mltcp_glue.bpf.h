@@ -256,19 +256,10 @@ static __always_inline u16 mltcp_bpf_flow_tiebreak(const struct sock *sk)
 {
 	const struct sock_common *c = &sk->__sk_common;
 	u32 local = c->skc_rcv_saddr, remote = c->skc_daddr;
-	u32 a[4], b[4];
 
 	if (c->skc_family == AF_INET6) {
-		a[0] = c->skc_v6_rcv_saddr.in6_u.u6_addr32[0];
-		a[1] = c->skc_v6_rcv_saddr.in6_u.u6_addr32[1];
-		a[2] = c->skc_v6_rcv_saddr.in6_u.u6_addr32[2];
-		a[3] = c->skc_v6_rcv_saddr.in6_u.u6_addr32[3];
-		b[0] = c->skc_v6_daddr.in6_u.u6_addr32[0];
-		b[1] = c->skc_v6_daddr.in6_u.u6_addr32[1];
-		b[2] = c->skc_v6_daddr.in6_u.u6_addr32[2];
-		b[3] = c->skc_v6_daddr.in6_u.u6_addr32[3];
-		local = mltcp_fold_addr6(a);
-		remote = mltcp_fold_addr6(b);
+		local = mltcp_fold_addr6(c->skc_v6_rcv_saddr.in6_u.u6_addr32);
+		remote = mltcp_fold_addr6(c->skc_v6_daddr.in6_u.u6_addr32);
 	}
 	return mltcp_flow_tiebreak(local, c->skc_num, remote, __builtin_bswap16(c->skc_dport));
 }

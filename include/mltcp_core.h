@@ -485,8 +485,8 @@ static inline bool mltcp_f_active(const struct mltcp_sock *ms, int mode)
  * @stagger: global stagger, Q10 in [0, 1024]
  * @acked: the socket's bytes_acked counter
  *
- * F = slope * min(1, bytes_ratio + head start) + intercept, the head start
- * only where mltcp_tiebreak_active().  Exactly 1024
+ * F = slope * min(1, bytes_ratio + head start) + intercept, for every
+ * socket (mltcp_tiebreak_active()).  Exactly 1024
  * while the size is unknown, in mode off, and in mode given for sockets
  * that got no hint; exactly the intercept when the slope is 0.
  *
@@ -501,8 +501,7 @@ static inline u32 mltcp_sock_f_q10(const struct mltcp_sock *ms, int mode,
 		return MLTCP_Q10_ONE;
 	ratio = mltcp_ratio_q10(mltcp_bytes_done(acked, ms->mark),
 				ms->bytes_per_iter);
-	if (mltcp_tiebreak_active(ms))
-		ratio += mltcp_head_start_q10(ms->tiebreak, stagger);
+	ratio += mltcp_head_start_q10(ms->tiebreak, stagger);
 	if (ratio > MLTCP_Q10_ONE)
 		ratio = MLTCP_Q10_ONE;
 	return mltcp_f_q10(params, ratio);
