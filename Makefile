@@ -37,7 +37,8 @@ KDIR ?= /usr/src/linux-headers-$(KVER)
 KOBJ ?= $(CURDIR)
 PREFIX ?= /usr/local
 BUILD := $(CURDIR)/build
-VM_TIMEOUT ?= 1500
+# The guest selftests of one kernel: 960-1210 s in CI; test_15 may add runs.
+VM_TIMEOUT ?= 1800
 
 # KVER/KDIR reach scripts and sub-makes only when the user set them (make passes
 # command-line and environment variables on): the defaults above may be computed
