@@ -5,8 +5,9 @@
 # goes dark for 0.5 s at 2 s: netem loss 100% after the bottleneck) and four flows.
 # Runs alternate stock, mltcp, mltcp, stock... (FID_REPEATS of each, default 2; a
 # scenario outside a tolerance gets more, up to FID_MAX_REPEATS of each, default twice
-# FID_REPEATS, and is judged on all of its runs) and the medians are compared, from TCP_INFO/TCP_CC_INFO samples every 20 ms (mltcp-flow;
-# cwnd of the RTO runs from 3.5 s on, the curve after the timeout):
+# FID_REPEATS, and is judged on all of its runs) and the medians are compared, from
+# TCP_INFO/TCP_CC_INFO samples every 20 ms (mltcp-flow; cwnd of the RTO runs from
+# 3.5 s on, the curve after the timeout):
 #   goodput within 2%, cwnd p10/p50/p90 within 10%, retransmissions within 10%,
 #   DCTCP alpha within 10%,
 # each widened to the spread stock cubic/reno/dctcp shows against itself in the same
@@ -207,7 +208,7 @@ for cfg in "${configs[@]}"; do
 	# Sequential design: a scenario outside a tolerance after REPEATS of each gets
 	# more runs, up to MAX_REPEATS of each, and is judged on all of them. One stray
 	# trajectory in two runs (a second loss after the RTO: cwnd p10 28 against 37 37,
-	# seen on 6.12) then moves a median of four by less, while a real difference of
+	# seen on 6.12) then moves a median of three or four by less, while a real difference of
 	# more than the tolerance still shows in every added run.
 	while ! judge && [ "$r" -lt "$MAX_REPEATS" ]; do
 		diag "$scen: outside a tolerance after $r runs of each; one more of each"
