@@ -15,7 +15,7 @@
  *                     max(idle_ms, 2 * srtt).
  *   mode              learned | given | off.
  *   decrease          also divide the multiplicative decrease by F (bool).
- *   stagger           largest head start a socket's random tie-break gives
+ *   stagger           largest head start a socket's tie-break gives
  *                     it, a decimal fraction of an iteration in [0, 1];
  *                     breaks the lockstep of identical jobs started
  *                     together (mltcp_head_start_q10()).
@@ -27,7 +27,6 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/random.h>
 #include <linux/rculist.h>
 #include <linux/string.h>
 #include <net/sock.h>
@@ -327,7 +326,7 @@ MODULE_PARM_DESC(decrease,
 		 "Also divide the multiplicative decrease by F (default Y; N: F scales the increase only)");
 module_param_cb(stagger, &mltcp_stagger_ops, NULL, 0644);
 MODULE_PARM_DESC(stagger,
-		 "Largest random head start breaking the lockstep of identical jobs, fraction of an iteration in [0, 1] (default 0.25; 0: off)");
+		 "Largest head start breaking the lockstep of identical jobs, fraction of an iteration in [0, 1] (default 0.25; 0: off)");
 module_param_cb(mode, &mltcp_mode_ops, NULL, 0644);
 MODULE_PARM_DESC(mode,
 		 "learned (default): learn unless hinted; given: only hinted sockets; off: F = 1");
@@ -818,7 +817,7 @@ int mltcp_get_state(struct sock *sk, struct mltcp_sock_state *out)
 	out->tiebreak_given = ms->flags & MLTCP_SF_TIEBREAK_GIVEN;
 	out->stagger = READ_ONCE(mltcp_stagger);
 	out->decrease = READ_ONCE(mltcp_scale_decrease);
-	out->head_start = mltcp_tiebreak_active(ms);
+	out->head_start = true;	/* every socket's tie-break gives one */
 	out->iterations = ms->iters;
 	out->cwnd = tcp_snd_cwnd(tp);
 	return 0;

@@ -57,7 +57,7 @@ struct mltcp_algo {
  * @tiebreak_given: the tie-break was set by the control plane
  * @stagger: global stagger in force, Q10
  * @decrease: F also divides the multiplicative decrease
- * @head_start: the tie-break gives the socket its head start now
+ * @head_start: the tie-break gives the socket a head start (every socket's does)
  */
 struct mltcp_sock_state {
 	char algo[TCP_CA_NAME_MAX];

@@ -143,7 +143,8 @@ enum mltcp_mode {
  * @start_ms: when the current iteration started, in the caller's clock
  *	(milliseconds); only reported (tracepoints), never used in the math
  * @tiebreak: Q10 in [0, 1024], the socket's share of the stagger (its
- *	head start, see mltcp_head_start_q10()); random unless given
+ *	head start, see mltcp_head_start_q10()); its connection's
+ *	(mltcp_flow_tiebreak()) unless given
  * @gap_q8: learner: log2 of the send gap that ended the last learned
  *	iteration, in 1/8 octaves of microseconds (mltcp_gap_q8()); 0 = none yet
  * @bursts: learner: bursts (sends between two idle gaps) of the current
@@ -430,36 +431,17 @@ static inline u32 mltcp_f_q10(u32 params, u32 ratio)
  * the usual MLTCP feedback widens that offset until the phases interleave.
  * F stays within [intercept, slope + intercept] (the ratio is clamped), so
  * the bound on F, and the friendliness that follows from it, is unchanged.
- * It applies to sockets whose iterations the application marks, or whose
- * tie-break it set (mltcp_tiebreak_active()).
+ * Every socket gets it once F applies (mltcp_f_active()), learned ones
+ * too: the restart (mltcp_restart_due()) puts two jobs in lockstep back at
+ * the initial window at the same moment in every iteration, and unmodified
+ * PyTorch DDP pairs stayed in lockstep for whole runs without a head start
+ * (bench/ANALYSIS.md).
  *
  * Return: tiebreak * stagger in Q10, at most 1024.
  */
 static inline u32 mltcp_head_start_q10(u32 tiebreak, u32 stagger)
 {
 	return (tiebreak * stagger) >> MLTCP_Q10_SHIFT;
-}
-
-/**
- * mltcp_tiebreak_active() - does the socket's tie-break give a head start?
- * @ms: socket state
- *
- * Every socket's does.  Jobs that mark their iterations or chose a
- * tie-break have F from their first iteration, so identical ones started
- * together are in exact lockstep.  Learned sockets had none at first (their
- * first iterations run the base algorithm, whose timing noise moves jobs
- * apart), but the restart (mltcp_restart_due()) puts two jobs in lockstep
- * back at the initial window at the same moment in every iteration, and
- * unmodified PyTorch DDP pairs stayed in lockstep for whole runs without a
- * head start (bench/ANALYSIS.md).  Their tie-break comes from the
- * connection's endpoints (mltcp_flow_tiebreak()).
- *
- * Return: true; the state reports it (struct mltcp_info's head_start).
- */
-static inline bool mltcp_tiebreak_active(const struct mltcp_sock *ms)
-{
-	(void)ms;
-	return true;
 }
 
 /**
@@ -486,7 +468,7 @@ static inline bool mltcp_f_active(const struct mltcp_sock *ms, int mode)
  * @acked: the socket's bytes_acked counter
  *
  * F = slope * min(1, bytes_ratio + head start) + intercept, for every
- * socket (mltcp_tiebreak_active()).  Exactly 1024
+ * socket (mltcp_head_start_q10()).  Exactly 1024
  * while the size is unknown, in mode off, and in mode given for sockets
  * that got no hint; exactly the intercept when the slope is 0.
  *

@@ -41,7 +41,7 @@ struct job_profile {
 	double offset_ms;	/* start offset from the common start of the run */
 	enum compute_kind compute;
 	int bulk;		/* kind=bulk: streams from the start until the jobs are done */
-	double tiebreak;	/* MLTCP tie-break 0..1 of the sender socket; < 0: kernel's random */
+	double tiebreak;	/* MLTCP tie-break 0..1 of the sender socket; < 0: the kernel's (from the connection) */
 	unsigned count;		/* replicas (parsing only; expanded into jobs) */
 	unsigned have;		/* bit set of keys given (PK_*) */
 };

@@ -358,7 +358,7 @@ static int bpf_get_info(int fd, struct mltcp_info *out)
 	out->tiebreak = ms.tiebreak;
 	out->stagger = p.stagger;
 	out->decrease = p.decrease ? 1 : 0;
-	out->head_start = mltcp_tiebreak_active(&ms);
+	out->head_start = true;	/* every socket's tie-break gives one */
 	return 0;
 }
 

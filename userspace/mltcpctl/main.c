@@ -35,7 +35,7 @@ static const char usage[] =
 "        idle_ms N           idle gap that ends a learned iteration, 1-60000\n"
 "        mode M              learned, given or off\n"
 "        decrease on|off     F also divides the multiplicative decrease\n"
-"        stagger N           largest random head start (tie-break) of a\n"
+"        stagger N           largest head start (tie-break) of a\n"
 "                            socket, a fraction of an iteration from 0 to 1\n"
 "  sockets                   MLTCP sockets of this network namespace\n"
 "  bpf load|unload|status    the BPF backend (kernels that cannot load the\n"

@@ -297,7 +297,7 @@ void mltcpctl_print_sockets(const struct mltcpctl_out *o,
 					 s->saddr, s->sport);
 		mltcpctl_format_endpoint(peer, sizeof(peer), s->family,
 					 s->daddr, s->dport);
-		/* S: size, B: boundaries, T: tie-break given; -: learned/random */
+		/* S: size, B: boundaries, T: tie-break given; -: learned/the connection's */
 		hint[0] = s->flags & MLTCP_INFO_F_SIZE_GIVEN ? 'S' : '-';
 		hint[1] = s->flags & MLTCP_INFO_F_BOUNDS_GIVEN ? 'B' : '-';
 		hint[2] = s->flags & MLTCP_INFO_F_TIEBREAK_GIVEN ? 'T' : '-';

@@ -160,8 +160,9 @@ enum mltcp_abi_mode {
  * @tiebreak: the socket's tie-break, Q10 (ABI 2; reserved and zero in 1)
  * @stagger: global stagger in force, Q10 (ABI 2, MLTCP_INFO_SIZE_V2)
  * @decrease: 1 when F also divides the multiplicative decrease (ABI 2)
- * @head_start: 1 when the tie-break gives this socket a head start of
- *	tiebreak * stagger now (iterations marked or tie-break chosen) (ABI 2)
+ * @head_start: 1: the tie-break gives this socket a head start of
+ *	tiebreak * stagger once F applies; every socket's does since 1.0.0
+ *	(earlier ABI 2 builds gave none to learned sockets and reported 0) (ABI 2)
  * @reserved2: zero
  */
 struct mltcp_info {

@@ -117,7 +117,7 @@ int mltcp_set_bytes_per_iter(int fd, uint64_t bytes);
  * share the link fairly for ever; the tie-break gives each socket a head
  * start of @q10 * stagger of an iteration (stagger is a global parameter,
  * see mltcpctl(8)) so they drift apart and take turns.  The kernel draws
- * a random tie-break per connection; give every socket of one job the same
+ * a tie-break per connection from its endpoints; give every socket of one job the same
  * value (mltcp_job_set_tiebreak(), mltcp_set_tiebreak_all()) so that the
  * job as a whole gets one head start.
  *
