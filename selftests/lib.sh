@@ -177,8 +177,12 @@ dumbbell_setup() {
 		ml_netns s "s$i" && ml_netns r "r$i" || return 1
 		NS_S+=("$s")
 		NS_R+=("$r")
+		# tcp_no_metrics_save: a test runs several flows between the same two
+		# hosts; without it each flow starts from the ssthresh the last one left
+		# in the metrics cache, and the flows' order changes what they measure.
 		for ns in "$s" "$r"; do
 			in_ns "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+			in_ns "$ns" sysctl -qw net.ipv4.tcp_no_metrics_save=1
 		done
 		ip link add eth0 netns "$s" type veth peer name "s$i" netns "$NS_RT" || return 1
 		_link_up "$s" eth0 "198.18.$n.2/24" "2001:db8:1:$n::2/64"

@@ -568,7 +568,7 @@ static void test_flow_tiebreak(void **state)
 		    mltcp_flow_tiebreak(v4a, 40002, v4b, 29500));
 }
 
-/* Random tie-breaks cover [0, 1024]; given ones survive the connection start. */
+/* Tie-breaks from a uniform word cover [0, 1024]; given ones survive the connection start. */
 static void test_tiebreak_init(void **state)
 {
 	struct mltcp_sock ms;

@@ -24,7 +24,8 @@ const char *hints_mode_name(void);
 int hints_socket_ready(int fd, uint64_t bytes_per_iteration, char *err, size_t errlen);
 /*
  * Sender socket connected: give it the tie-break (0..1) of its job profile when it uses
- * an MLTCP algorithm; tiebreak < 0 leaves the kernel's random one.  Any hints mode.
+ * an MLTCP algorithm; tiebreak < 0 leaves the one the kernel derives from the
+ * connection.  Any hints mode.
  */
 int hints_tiebreak(int fd, double tiebreak, char *err, size_t errlen);
 /* An iteration starts on fd (just before its compute phase). */

@@ -25,7 +25,8 @@
  * added (--delay-ms). All links are veth; IPv4 forwarding is enabled in P-r and P-w
  * only. Namespaces are made with `ip netns add` (they live under /run/netns) and the
  * links/qdisc with ip/tc run through posix_spawn. topology_destroy() deletes the
- * namespaces, which removes every veth and qdisc with them.
+ * namespaces, which removes every veth and qdisc with them. TCP's metrics cache is off
+ * in the hosts' namespaces (no_metrics_cache()): runs on one topology are independent.
  */
 #define _GNU_SOURCE
 #include "topology.h"
@@ -284,6 +285,21 @@ static int topology_build(struct topology *t, const struct topo_opts *o)
 	return add_qdiscs(t, o, R, "rb");
 }
 
+/*
+ * The ideal and every run (--runs) connect the same hosts again; TCP's metrics cache
+ * would start each connection from the ssthresh and RTT the previous one left for that
+ * destination, so one run's losses would shape the next run's first iterations.  Every
+ * run starts from nothing instead (--sysctl can set it back).
+ */
+static int no_metrics_cache(const struct topology *t)
+{
+	for (unsigned j = 0; j < t->njobs; j++)
+		if (netns_sysctl(t->snd_ns[j], "net.ipv4.tcp_no_metrics_save", "1") ||
+		    netns_sysctl(t->rcv_ns[j], "net.ipv4.tcp_no_metrics_save", "1"))
+			return -1;
+	return 0;
+}
+
 static struct topology *active;
 
 static void destroy_active(void)
@@ -315,7 +331,8 @@ int topology_create(struct topology *t, unsigned njobs, const struct topo_opts *
 		atexit(destroy_active);
 		registered = 1;
 	}
-	if (o->egress ? topology_build_egress(t, o) : topology_build(t, o)) {
+	if ((o->egress ? topology_build_egress(t, o) : topology_build(t, o)) ||
+	    no_metrics_cache(t)) {
 		warnx_("building the topology failed (needs root, ip/tc, veth and sch_tbf%s%s)",
 		       o->ecn_bytes ? ", sch_red" : "", o->delay_ms > 0 ? ", sch_netem" : "");
 		topology_destroy(t);
