@@ -999,8 +999,11 @@ static inline bool mltcp_restart_due(const struct mltcp_sock *ms, int mode,
 
 /*
  * MLTCP_YIELD_QDELAY_US: the least queueing delay (an RTT sample above the
- * path's minimum RTT) that a restarted flow takes for another flow's queue;
- * half the minimum RTT where that is more (mltcp_queue_seen()).
+ * path's minimum RTT) that a restarted flow takes for another flow's queue:
+ * more than its own initial window queues at 100 Mbit/s (10 segments, ~1.2
+ * ms at most; the first sample, of the window's first segment, sees less).
+ * On longer paths an eighth of the minimum RTT where that is more
+ * (mltcp_queue_seen()).
  */
 #define MLTCP_YIELD_QDELAY_US	1000U
 
@@ -1009,12 +1012,19 @@ static inline bool mltcp_restart_due(const struct mltcp_sock *ms, int mode,
  * @rtt_us: the latest RTT sample, 0 when none
  * @min_rtt_us: the path's minimum RTT, ~0U when unknown
  *
+ * The share of the minimum RTT keeps a path whose RTT wanders by itself
+ * (a WAN, a loaded host) from reading its own jitter as a queue.  It is an
+ * eighth, not more, because a queue another job holds can be short: behind
+ * a FIFO on the senders' own NIC, TCP small queues keep one flow's backlog
+ * at 1-4.5 ms of the link whatever the RTT, so with 10 ms of RTT a threshold
+ * of half the RTT never saw it (bench/ANALYSIS.md).
+ *
  * Return: true when @rtt_us exceeds @min_rtt_us by more than
- *	MLTCP_YIELD_QDELAY_US and by more than half @min_rtt_us.
+ *	MLTCP_YIELD_QDELAY_US and by more than an eighth of @min_rtt_us.
  */
 static inline bool mltcp_queue_seen(u32 rtt_us, u32 min_rtt_us)
 {
-	u32 qdelay = min_rtt_us / 2;
+	u32 qdelay = min_rtt_us / 8;
 
 	if (!rtt_us || min_rtt_us == ~0U || rtt_us <= min_rtt_us)
 		return false;

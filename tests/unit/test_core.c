@@ -680,7 +680,7 @@ static void test_restart_given(void **state)
 	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 20000, thr));
 }
 
-/* What counts as another flow's queue: 1 ms or half the minimum RTT above it. */
+/* What counts as another flow's queue: 1 ms or an eighth of the minimum RTT above it. */
 static void test_queue_seen(void **state)
 {
 	(void)state;
@@ -692,9 +692,14 @@ static void test_queue_seen(void **state)
 	assert_false(mltcp_queue_seen(1100, 100));
 	assert_true(mltcp_queue_seen(1101, 100));
 	assert_true(mltcp_queue_seen(10100, 100));
-	/* a 10 ms path: half of it */
-	assert_false(mltcp_queue_seen(15000, 10000));
-	assert_true(mltcp_queue_seen(15001, 10000));
+	/* a 10 ms path: its 1.25 ms eighth is more than the floor */
+	assert_false(mltcp_queue_seen(11250, 10000));
+	assert_true(mltcp_queue_seen(11251, 10000));
+	/* 3 ms of a small-queue backlog on a 10 ms path is a queue */
+	assert_true(mltcp_queue_seen(13000, 10000));
+	/* an 80 ms path: 10 ms */
+	assert_false(mltcp_queue_seen(90000, 80000));
+	assert_true(mltcp_queue_seen(90001, 80000));
 	/* a sample below the recorded minimum (a new path) is no queue */
 	assert_false(mltcp_queue_seen(50, 100));
 }
