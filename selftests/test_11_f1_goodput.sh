@@ -3,10 +3,11 @@
 # same run, its single-flow goodput over a 100 Mbit/s bottleneck is within 5% of the
 # kernel's own reno/cubic/dctcp (medians; a second and third flow of each when the
 # first ones differ by more), and two flows share the link like the base
-# algorithm's two flows do (aggregate within 5%, Jain's fairness index no worse
-# than the base's by more than 0.08: stock dctcp's own index ranged 0.735-0.812 over
-# five runs in this test, so a 0.05 margin sat on its noise). DCTCP runs over the RED+ECN bottleneck, the
-# others over the tbf FIFO.
+# algorithm's two flows do (medians over up to 3 pairs of each, as for one flow:
+# aggregate within 5%, Jain's fairness index no worse than the base's by more than
+# 0.08: stock dctcp's own index ranged 0.735-0.812 over five runs in this test, so a
+# 0.05 margin sat on its noise). DCTCP runs over the RED+ECN bottleneck, the others
+# over the tbf FIFO.
 #
 #   NS_S[0] ── NS_RT ══ tbf 100 Mbit/s [+ RED ECN] ══> NS_RR ── NS_R[0]
 . "$(dirname "$0")/lib.sh"
@@ -81,20 +82,34 @@ for run in "${runs[@]}"; do
 	diag "$qdisc: one flow: $base$gs_base Mbit/s (median $med_base), $ml$gs_ml (median $med_ml)"
 	tap_result "$ml single-flow goodput is within 5% of $base (same run, F = 1; medians)" $fail
 
-	set_default "$base"
-	two_flows "$base" >"$tmp/two"
-	read -r b1 b2 <"$tmp/two"
-	set_default "$ml"
-	two_flows "$ml" >"$tmp/two"
-	read -r m1 m2 <"$tmp/two"
-	jb=$(jain "${b1:-0}" "${b2:-0}")
-	jm=$(jain "${m1:-0}" "${m2:-0}")
-	sb=$(python3 -c "print(${b1:-0} + ${b2:-0})")
-	sm=$(python3 -c "print(${m1:-0} + ${m2:-0})")
-	diag "two flows: $base ${b1:-?} + ${b2:-?} = $sb (Jain $jb); $ml ${m1:-?} + ${m2:-?} = $sm (Jain $jm)"
-	within_pct "$sm" "$sb" 5 &&
-		python3 -c "import sys; sys.exit(0 if $jm >= min($jb, 0.95) - 0.08 else 1)"
-	tap_result "two $ml flows share the link like $base (aggregate within 5%, Jain >= base - 0.08)" $?
+	# Two flows of each, then more (alternating, up to 3 pairs of each) while the
+	# medians miss: one pair's Jain index is noisy (stock dctcp alone ranged
+	# 0.735-0.859 here; CI saw mltcp_dctcp 0.754 against dctcp 0.859 once).
+	js_base="" js_ml="" ss_base="" ss_ml="" pairs_base="" pairs_ml="" fail=1
+	for ((k = 1; k <= 3; k++)); do
+		order=("$base" "$ml")
+		[ $((k % 2)) = 0 ] && order=("$ml" "$base")
+		for algo in "${order[@]}"; do
+			set_default "$algo"
+			two_flows "$algo" >"$tmp/two"
+			read -r f1 f2 <"$tmp/two"
+			j=$(jain "${f1:-0}" "${f2:-0}")
+			sum=$(python3 -c "print('%.2f' % (${f1:-0} + ${f2:-0}))")
+			if [ "$algo" = "$base" ]; then
+				js_base+=" $j" ss_base+=" $sum" pairs_base+=" ${f1:-?}+${f2:-?}"
+			else
+				js_ml+=" $j" ss_ml+=" $sum" pairs_ml+=" ${f1:-?}+${f2:-?}"
+			fi
+		done
+		jb=$(median $js_base) jm=$(median $js_ml)
+		sb=$(median $ss_base) sm=$(median $ss_ml)
+		within_pct "$sm" "$sb" 5 &&
+			python3 -c "import sys; sys.exit(0 if $jm >= min($jb, 0.95) - 0.08 else 1)" &&
+			{ fail=0; break; }
+	done
+	diag "two flows: $base$pairs_base (Jain$js_base, median $jb; sum median $sb);" \
+		"$ml$pairs_ml (Jain$js_ml, median $jm; sum median $sm)"
+	tap_result "two $ml flows share the link like $base (medians: aggregate within 5%, Jain >= base - 0.08)" $fail
 
 	set_default cubic
 	# next run gets a fresh topology (and frees this one's module references)
