@@ -636,14 +636,14 @@ static inline bool mltcp_is_idle_gap(u32 outstanding, u32 gap_us,
 }
 
 /**
- * mltcp_tiebreak_from_random() - map a random word to a tie-break
- * @rnd: uniformly random 32-bit value
+ * mltcp_tiebreak_from_word() - map a uniform word (a hash, a random draw) to a tie-break
+ * @word: a uniformly distributed 32-bit value
  *
  * Return: a tie-break uniformly distributed over [0, 1024].
  */
-static inline u16 mltcp_tiebreak_from_random(u32 rnd)
+static inline u16 mltcp_tiebreak_from_word(u32 word)
 {
-	return (u16)(((u64)rnd * (MLTCP_TIEBREAK_MAX + 1)) >> 32);
+	return (u16)(((u64)word * (MLTCP_TIEBREAK_MAX + 1)) >> 32);
 }
 
 /* MurmurHash3's 32-bit finaliser: every input bit moves every output bit. */
@@ -708,7 +708,7 @@ static inline u16 mltcp_flow_tiebreak(u32 addr_a, u16 port_a, u32 addr_b, u16 po
 	h = mltcp_mix32((u32)hi ^ h);
 	h = mltcp_mix32((u32)(lo >> 32) ^ h);
 	h = mltcp_mix32((u32)lo ^ h);
-	return mltcp_tiebreak_from_random(h);
+	return mltcp_tiebreak_from_word(h);
 }
 
 /**

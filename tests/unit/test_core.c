@@ -574,9 +574,9 @@ static void test_tiebreak_init(void **state)
 	struct mltcp_sock ms;
 
 	(void)state;
-	assert_int_equal(mltcp_tiebreak_from_random(0), 0);
-	assert_int_equal(mltcp_tiebreak_from_random(0xffffffffU), MLTCP_TIEBREAK_MAX);
-	assert_int_equal(mltcp_tiebreak_from_random(0x80000000U), 512);
+	assert_int_equal(mltcp_tiebreak_from_word(0), 0);
+	assert_int_equal(mltcp_tiebreak_from_word(0xffffffffU), MLTCP_TIEBREAK_MAX);
+	assert_int_equal(mltcp_tiebreak_from_word(0x80000000U), 512);
 
 	ms = new_sock(0);
 	mltcp_sock_init(&ms, 10, 256);

@@ -49,7 +49,7 @@ struct sim {
 static void sim_init(struct sim *s, u32 seed)
 {
 	memset(s, 0, sizeof(*s));
-	mltcp_sock_init(&s->ms, 0, mltcp_tiebreak_from_random(seed));
+	mltcp_sock_init(&s->ms, 0, mltcp_tiebreak_from_word(seed));
 	s->rng = seed | 1;
 }
 

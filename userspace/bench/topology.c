@@ -293,10 +293,14 @@ static int topology_build(struct topology *t, const struct topo_opts *o)
  */
 static int no_metrics_cache(const struct topology *t)
 {
-	for (unsigned j = 0; j < t->njobs; j++)
-		if (netns_sysctl(t->snd_ns[j], "net.ipv4.tcp_no_metrics_save", "1") ||
-		    netns_sysctl(t->rcv_ns[j], "net.ipv4.tcp_no_metrics_save", "1"))
+	for (unsigned j = 0; j < t->njobs; j++) {
+		/* egress: every job's sender shares one namespace */
+		if ((!j || strcmp(t->snd_ns[j], t->snd_ns[0])) &&
+		    netns_sysctl(t->snd_ns[j], "net.ipv4.tcp_no_metrics_save", "1"))
 			return -1;
+		if (netns_sysctl(t->rcv_ns[j], "net.ipv4.tcp_no_metrics_save", "1"))
+			return -1;
+	}
 	return 0;
 }
 
