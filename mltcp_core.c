@@ -656,9 +656,9 @@ EXPORT_SYMBOL_GPL(mltcp_ai_credit);
  * @ack: acknowledged sequence number (unused)
  * @acked: segments newly acknowledged
  *
- * Slow start is unchanged; in congestion avoidance cwnd grows by F
- * segments per window of ACKs instead of one.  Shared by mltcp_reno and
- * mltcp_dctcp.
+ * Slow start takes the F-scaled credit (mltcp_slow_start()); in congestion
+ * avoidance cwnd grows by F segments per window of ACKs instead of one.
+ * Shared by mltcp_reno and mltcp_dctcp.
  */
 void mltcp_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 {
