@@ -38,6 +38,7 @@
 #include <inttypes.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,6 +286,12 @@ static int topology_build(struct topology *t, const struct topo_opts *o)
 	return add_qdiscs(t, o, R, "rb");
 }
 
+/* Job j's sender namespace is its own, not job 0's (egress: every sender shares one). */
+static bool own_snd_ns(const struct topology *t, unsigned j)
+{
+	return !j || strcmp(t->snd_ns[j], t->snd_ns[0]);
+}
+
 /*
  * The ideal and every run (--runs) connect the same hosts again; TCP's metrics cache
  * would start each connection from the ssthresh and RTT the previous one left for that
@@ -294,8 +301,7 @@ static int topology_build(struct topology *t, const struct topo_opts *o)
 static int no_metrics_cache(const struct topology *t)
 {
 	for (unsigned j = 0; j < t->njobs; j++) {
-		/* egress: every job's sender shares one namespace */
-		if ((!j || strcmp(t->snd_ns[j], t->snd_ns[0])) &&
+		if (own_snd_ns(t, j) &&
 		    netns_sysctl(t->snd_ns[j], "net.ipv4.tcp_no_metrics_save", "1"))
 			return -1;
 		if (netns_sysctl(t->rcv_ns[j], "net.ipv4.tcp_no_metrics_save", "1"))
@@ -351,7 +357,7 @@ void topology_destroy(struct topology *t)
 		return;
 	t->created = 0;
 	for (unsigned j = 0; j < t->njobs; j++) {
-		if (!j || strcmp(t->snd_ns[j], t->snd_ns[0]))
+		if (own_snd_ns(t, j))
 			ns_del(t->snd_ns[j]);
 		ns_del(t->rcv_ns[j]);
 	}
