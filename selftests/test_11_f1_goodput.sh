@@ -57,8 +57,8 @@ median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2
 jain() { python3 -c 'import sys; a, b = map(float, sys.argv[1:]); print("%.3f" % ((a + b) ** 2 / (2 * (a * a + b * b)) if a + b > 0 else 0))' "$@"; }
 
 # alternate MEASURE OK: up to 3 rounds; each runs MEASURE ALGO for $base and $ml
-# ($ml first in even rounds) and stops as soon as OK succeeds on all rounds so far.
-# Returns 0 when OK did.
+# ($ml first in even rounds) and stops as soon as OK, which checks the medians of
+# every round so far, succeeds. Returns 0 when it did, 1 after 3 rounds without.
 alternate() {
 	local measure=$1 ok=$2 k algo order
 	for ((k = 1; k <= 3; k++)); do
