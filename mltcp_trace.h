@@ -9,6 +9,11 @@
  *                    everything it records is read inside the enabled path
  *   mltcp_restart    a new iteration's first transmission restarted the
  *                    window: cwnd before and after
+ *   mltcp_yield      a restarted flow stopped yielding: how long it held its
+ *                    initial window, whether the queue it met drained or the
+ *                    bound (the iteration gap) ran out, and the RTT sample
+ *                    against the path's minimum; once per yield, never while
+ *                    the flow holds
  *   mltcp_gap        the learner met an idle gap (first transmission after
  *                    one, learned boundaries only): the gap, the learner's
  *                    reference and burst counts before, its reference after,
@@ -154,6 +159,40 @@ TRACE_EVENT(mltcp_restart,
 	TP_printk("sport=%u dport=%u cwnd_before=%u cwnd=%u ssthresh=%u",
 		  __entry->sport, __entry->dport, __entry->cwnd_before, __entry->cwnd,
 		  __entry->ssthresh)
+);
+
+TRACE_EVENT(mltcp_yield,
+
+	TP_PROTO(const struct sock *sk, u32 held_ms, bool bound, u32 rtt_us, u32 min_rtt_us),
+
+	TP_ARGS(sk, held_ms, bound, rtt_us, min_rtt_us),
+
+	TP_STRUCT__entry(
+		__field(const void *, skaddr)
+		__field(__u32, held_ms)
+		__field(__u32, rtt_us)
+		__field(__u32, min_rtt_us)
+		__field(__u32, cwnd)
+		__field(__u16, sport)
+		__field(__u16, dport)
+		__field(bool, bound)
+	),
+
+	TP_fast_assign(
+		__entry->skaddr = sk;
+		__entry->held_ms = held_ms;
+		__entry->rtt_us = rtt_us;
+		__entry->min_rtt_us = min_rtt_us;
+		__entry->cwnd = tcp_snd_cwnd(tcp_sk(sk));
+		__entry->sport = ntohs(inet_sk(sk)->inet_sport);
+		__entry->dport = ntohs(inet_sk(sk)->inet_dport);
+		__entry->bound = bound;
+	),
+
+	TP_printk("sport=%u dport=%u held_ms=%u end=%s rtt_us=%u min_rtt_us=%u cwnd=%u",
+		  __entry->sport, __entry->dport, __entry->held_ms,
+		  __entry->bound ? "bound" : "drained", __entry->rtt_us,
+		  __entry->min_rtt_us, __entry->cwnd)
 );
 
 TRACE_EVENT(mltcp_gap,

@@ -141,7 +141,8 @@ enum mltcp_mode {
  * @flags: MLTCP_SF_*
  * @nhist: number of valid entries in @hist
  * @start_ms: when the current iteration started, in the caller's clock
- *	(milliseconds); only reported (tracepoints), never used in the math
+ *	(milliseconds): reported (tracepoints) and the start of a yield's
+ *	bound (mltcp_yield_in_bound()), never used in F
  * @tiebreak: Q10 in [0, 1024], the socket's share of the stagger (its
  *	head start, see mltcp_head_start_q10()); its connection's
  *	(mltcp_flow_tiebreak()) unless given
@@ -1049,6 +1050,24 @@ static inline void mltcp_yield_begin(struct mltcp_sock *ms, u32 gap_us)
 }
 
 /**
+ * mltcp_yield_in_bound() - may a yield still go on?
+ * @ms: socket state
+ * @now_ms: the caller's millisecond clock (the one @ms->start_ms is in)
+ *
+ * A yield lasts at most as long as the iteration gap (@ms->gap_q8) since
+ * the iteration started: see mltcp_yield_holds().
+ *
+ * Return: true while the time since the iteration started is below the gap.
+ */
+static inline bool mltcp_yield_in_bound(const struct mltcp_sock *ms, u32 now_ms)
+{
+	u32 held_ms = now_ms - ms->start_ms;
+	u32 held_us = held_ms < 0xffffffffU / 1000U ? held_ms * 1000U : 0xffffffffU;
+
+	return ms->gap_q8 && mltcp_gap_q8(held_us) < ms->gap_q8;
+}
+
+/**
  * mltcp_yield_holds() - does a restarted flow keep its window on this ACK?
  * @ms: socket state
  * @rtt_us: the latest RTT sample (0 = none)
@@ -1072,13 +1091,9 @@ static inline void mltcp_yield_begin(struct mltcp_sock *ms, u32 gap_us)
 static inline bool mltcp_yield_holds(struct mltcp_sock *ms, u32 rtt_us,
 				     u32 min_rtt_us, u32 now_ms)
 {
-	u32 held_ms = now_ms - ms->start_ms;
-	u32 held_us = held_ms < 0xffffffffU / 1000U ? held_ms * 1000U : 0xffffffffU;
-
 	if (!(ms->flags & MLTCP_SF_YIELD))
 		return false;
-	if (ms->gap_q8 && mltcp_gap_q8(held_us) < ms->gap_q8 &&
-	    mltcp_queue_seen(rtt_us, min_rtt_us))
+	if (mltcp_yield_in_bound(ms, now_ms) && mltcp_queue_seen(rtt_us, min_rtt_us))
 		return true;
 	ms->flags &= (u8)~MLTCP_SF_YIELD;
 	return false;

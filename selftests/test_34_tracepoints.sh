@@ -1,14 +1,16 @@
 #!/bin/bash
 # The mltcp tracepoints exist under tracefs and fire during transfers: mltcp_ack per
 # ACK in congestion avoidance, mltcp_iteration at each iteration boundary, learned
-# (idle gaps, no hints) and given (mltcp-bench --hints through libmltcp).
+# (idle gaps, no hints) and given (mltcp-bench --hints through libmltcp), mltcp_restart
+# when an iteration restart lowers the window and mltcp_yield when the restarted flow
+# stops holding it (here, alone on the path, on its first RTT samples: "drained").
 #
 #   mltcp-bench's own dumbbell: sender ── router ══ tbf 100 Mbit/s ══> switch ── receiver
 . "$(dirname "$0")/lib.sh"
 
 ML_BIN=${ML_BIN:-$(cd "$(dirname "$0")/.." && pwd)/build/bin}
 T=/sys/kernel/tracing
-tap_plan 7
+tap_plan 8
 [ -x "$ML_BIN/mltcp-bench" ] || bail "mltcp-bench is built ($ML_BIN; make userspace)"
 [ -d "$T/events" ] || mount -t tracefs tracefs "$T" || bail "tracefs is mounted"
 ml_modprobe mltcp_reno || bail "load mltcp_reno"
@@ -55,6 +57,21 @@ grep 'mltcp_iteration:.*source=learned' "$tmp/learned.trace" |
 	           v["duration_ms"] >= 100 && v["duration_ms"] < 2000) good++ }
 	     END { exit !(good >= 3) }'
 tap_result "learned iterations report their bytes (~400 kB) and duration (3 or more of them)" $?
+
+# Once F is in use (the learner knows the iteration's size: the last two or three of
+# the six iterations, fewer if a stall splits one), every iteration the learner ends restarts
+# the window (mltcp_restart fires where that lowered it) and begins a yield, which ends
+# once: at least one mltcp_yield, at most one per learned iteration. Alone on the path,
+# they end on a drained queue, never on the bound.
+learned=$(grep -c 'mltcp_iteration:.*source=learned' "$tmp/learned.trace")
+yields=$(grep -c 'mltcp_yield:.*held_ms=[0-9]* end=drained rtt_us=[0-9]* min_rtt_us=' \
+	"$tmp/learned.trace")
+diag "learned iterations: $learned, yields ending on a drained queue: $yields"
+grep -m2 'mltcp_yield:' "$tmp/learned.trace" | diag_stream
+[ "$yields" -ge 1 ] && [ "$yields" -le "$learned" ] &&
+	grep -q 'mltcp_restart:.*cwnd_before=[0-9]* cwnd=[0-9]* ' "$tmp/learned.trace" &&
+	! grep -q 'mltcp_yield:.*end=bound' "$tmp/learned.trace"
+tap_result "mltcp_restart and mltcp_yield fire at iteration starts, one yield per iteration at most" $?
 
 n=$(grep -c 'mltcp_iteration:.*source=given' "$tmp/given.trace")
 diag "given iteration events: $n"
