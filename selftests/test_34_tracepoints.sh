@@ -59,10 +59,10 @@ grep 'mltcp_iteration:.*source=learned' "$tmp/learned.trace" |
 tap_result "learned iterations report their bytes (~400 kB) and duration (3 or more of them)" $?
 
 # Once F is in use (the learner knows the iteration's size: the last two or three of
-# the six iterations, fewer if a stall splits one), every iteration the learner ends restarts
-# the window (mltcp_restart fires where that lowered it) and begins a yield, which ends
-# once: at least one mltcp_yield, at most one per learned iteration. Alone on the path,
-# they end on a drained queue, never on the bound.
+# the six iterations, fewer if a stall splits one), every iteration the learner ends
+# restarts the window (mltcp_restart fires where that lowered it) and begins a yield,
+# which ends once: at least one mltcp_yield, at most one per learned iteration. Alone on
+# the path, they end on a drained queue, never on the bound.
 learned=$(grep -c 'mltcp_iteration:.*source=learned' "$tmp/learned.trace")
 yields=$(grep -c 'mltcp_yield:.*held_ms=[0-9]* end=drained rtt_us=[0-9]* min_rtt_us=' \
 	"$tmp/learned.trace")
