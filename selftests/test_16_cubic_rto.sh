@@ -11,13 +11,16 @@
 # meets one more loss after the blackout in about one run of three (CI saw cwnd 57-121,
 # 12.5-27 Mbit/s against 145-155 and 28), which only ever lowers the figures, while the
 # bug this guards against (W_max kept: growth creeps towards the old 70 segments for K
-# seconds) keeps every run of mltcp_cubic low.
+# seconds) keeps every run of mltcp_cubic low. When the best runs still disagree after
+# ROUNDS, up to MAX_ROUNDS (6) are run: CI once saw all three stock runs meet that loss
+# (cwnd 89-118 against mltcp_cubic's 121-153); a low algorithm stays low however many.
 #
 #   NS_S[0] ── NS_RT ══ tbf 10→30 Mbit/s ══> NS_RR ─(blackout)─ NS_R[0] ─(netem 50 ms)─> ACKs
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_flows.sh"
 
 ROUNDS=${ROUNDS:-3}
+MAX_ROUNDS=${MAX_ROUNDS:-6}
 tap_plan 4
 P=/sys/module/mltcp/parameters
 ml_modprobe mltcp_cubic || bail "mltcp_cubic loads"
@@ -57,9 +60,16 @@ rto_run() {
 	echo "$(echo "$post" | awk '{ print $3, $1 }') $(echo "$pre" | awk '{ print $3 }') $(($(timeouts) - to0)) $t_end" >"$out"
 }
 
+best() { printf '%s\n' "$@" | sort -g | tail -n 1; }
+# agree: the best runs so far are within 25% of each other, in cwnd and goodput
+agree() {
+	within_pct "$(best ${cw[mltcp_cubic]})" "$(best ${cw[cubic]})" 25 &&
+		within_pct "$(best ${mb[mltcp_cubic]})" "$(best ${mb[cubic]})" 25
+}
+
 declare -A cw mb
 rto_ok=0 late=0
-for ((i = 0; i < ROUNDS; i++)); do
+for ((i = 0; i < ROUNDS || (i < MAX_ROUNDS && !agree_now); i++)); do
 	for algo in cubic mltcp_cubic; do
 		# a blackout that missed the flow (no RTO) measured something else: repeat
 		# the run, up to 3 times (the check below still wants an RTO in each)
@@ -75,16 +85,19 @@ for ((i = 0; i < ROUNDS; i++)); do
 		[ "$to" -ge 1 ] && rto_ok=$((rto_ok + 1))
 		[ "$t_end" -le 7500 ] || late=$((late + 1))
 	done
+	agree_now=0
+	agree && agree_now=1
+	[ "$agree_now" = 1 ] || [ $((i + 1)) -lt "$ROUNDS" ] || [ $((i + 1)) -ge "$MAX_ROUNDS" ] ||
+		diag "the best runs disagree after $((i + 1)) rounds: one more"
 done
-best() { printf '%s\n' "$@" | sort -g | tail -n 1; }
 c_st=$(best ${cw[cubic]}) c_ml=$(best ${cw[mltcp_cubic]})
 m_st=$(best ${mb[cubic]}) m_ml=$(best ${mb[mltcp_cubic]})
-[ "$rto_ok" = $((2 * ROUNDS)) ]
+[ "$rto_ok" = $((2 * i)) ]
 tap_result "every flow had a retransmission timeout (TcpExtTCPTimeouts)" $?
 [ "$late" = 0 ]
 tap_result "the blackout ended early enough for the 2 s window to lie within the flow" $?
 within_pct "$c_ml" "$c_st" 25
-tap_result "after the RTO mltcp_cubic's median cwnd ($c_ml, best of $ROUNDS runs) is within 25% of cubic's ($c_st)" $?
+tap_result "after the RTO mltcp_cubic's median cwnd ($c_ml, best of $i runs) is within 25% of cubic's ($c_st)" $?
 within_pct "$m_ml" "$m_st" 25
-tap_result "after the RTO mltcp_cubic's goodput ($m_ml Mbit/s, best of $ROUNDS runs) is within 25% of cubic's ($m_st)" $?
+tap_result "after the RTO mltcp_cubic's goodput ($m_ml Mbit/s, best of $i runs) is within 25% of cubic's ($m_st)" $?
 tap_done
