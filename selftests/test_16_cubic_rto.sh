@@ -68,7 +68,7 @@ agree() {
 }
 
 declare -A cw mb
-rto_ok=0 late=0
+rto_ok=0 late=0 agree_now=0
 for ((i = 0; i < ROUNDS || (i < MAX_ROUNDS && !agree_now); i++)); do
 	for algo in cubic mltcp_cubic; do
 		# a blackout that missed the flow (no RTO) measured something else: repeat
