@@ -5,15 +5,17 @@
     model = torch.nn.parallel.DistributedDataParallel(net)
     mltcp.torch.attach(model)
 
-(also available as ``import mltcp_torch``).  attach() registers a DDP
-communication hook.  DDP calls it for every gradient bucket it all-reduces,
-in bucket order, and not at all inside ``no_sync()``; on the first bucket of
-each synchronised iteration the hook marks the start of an iteration
-(mltcp_iteration_begin()) with the bytes each socket sends for it on every
-MLTCP socket of the process, then all-reduces the bucket as DDP does by
-default.  So it works with DDP's bucketing (one mark per iteration, not per
-bucket) and with gradient accumulation (the iteration is the optimizer step
-that communicates).
+(also available as ``import mltcp_torch``).  attach() registers a forward
+pre-hook on the DDP model: at the start of each forward pass whose backward
+pass will all-reduce the gradients (grad enabled and not inside
+``no_sync()``: DDP's own test), it marks the start of an
+iteration (mltcp_iteration_begin()) with the bytes each socket sends for it
+on every MLTCP socket of the process.  So it works with DDP's bucketing (one
+mark per iteration, not per bucket) and with gradient accumulation (the
+iteration is the optimizer step that communicates).  It leaves DDP's
+communication alone: the all-reduce stays DDP's own (C++) path, and the
+model's one communication hook slot stays free for the user's (compression
+hooks, say).
 
 gloo's sockets are not visible from Python: the hook finds the process's
 TCP sockets that are on an MLTCP congestion control through /proc/self/fd
@@ -35,7 +37,7 @@ A float in [0, 1] gives that value; None leaves each socket the kernel's own
 (drawn from its connection's endpoints).
 
 When MLTCP is absent (no libmltcp, no module, no socket on an MLTCP
-congestion control) the hook warns once and only all-reduces: training goes
+congestion control) the hook warns once and does nothing more: training goes
 on unchanged.
 """
 import errno
@@ -109,31 +111,31 @@ class LibBackend:
 
 
 class Hook:
-    """The DDP communication hook; its state after attach() is the object
-    attach() returns.
+    """The forward pre-hook that marks the iterations; its state after
+    attach() is the object attach() returns.
 
     Attributes: iterations (marked or, without MLTCP, seen), nbytes (bytes
     per socket per iteration given with each mark), tiebreak (the job's
     tie-break given to each socket, or None), sockets (descriptors marked at
     the last iteration), active (False once MLTCP was found absent).
+    remove() takes the hook off the model.
     """
 
     # rescans of the descriptors before giving up when none is MLTCP
     SCANS = 3
 
-    def __init__(self, nbytes, backend, allreduce, process_group=None, tiebreak=None):
-        # DDP's register_comm_hook() looks at the hook's name
-        self.__name__ = self.__qualname__ = "mltcp_torch_hook"
+    def __init__(self, nbytes, backend, process_group=None, tiebreak=None, grad_enabled=None):
         self.nbytes = nbytes
         self.tiebreak = tiebreak
         self.iterations = 0
         self.sockets = []
         self.active = True
         self._backend = backend
-        self._allreduce = allreduce
         self._pg = process_group
         self._scans = 0
         self._warned = False
+        self._grad_enabled = grad_enabled or (lambda: True)
+        self._handle = None
 
     def _warn(self, why):
         if not self._warned:
@@ -183,10 +185,16 @@ class Hook:
         else:
             self.sockets = marked
 
-    def __call__(self, state, bucket):
-        if bucket.index() == 0:
+    def __call__(self, module, inputs):
+        # DDP's own test for a forward whose backward synchronises
+        if self._grad_enabled() and getattr(module, "require_backward_grad_sync", True):
             self.mark()
-        return self._allreduce(self._pg, bucket)
+
+    def remove(self):
+        """Take the hook off the model: no more marks."""
+        if self._handle is not None:
+            self._handle.remove()
+            self._handle = None
 
 
 def job_tiebreak(process_group=None):
@@ -209,9 +217,9 @@ def job_tiebreak(process_group=None):
 def attach(ddp_model, nbytes="ring", backend=None, process_group=None, tiebreak="job"):
     """Mark @ddp_model's iterations on the process's MLTCP sockets.
 
-    @ddp_model: a torch.nn.parallel.DistributedDataParallel without a
-    communication hook; @nbytes: "ring" (default), an int, or 0 (see the
-    module's documentation); @backend: where the marks go (LibBackend()
+    @ddp_model: a torch.nn.parallel.DistributedDataParallel (its
+    communication hook, if any, is left alone); @nbytes: "ring" (default),
+    an int, or 0 (see the module's documentation); @backend: where the marks go (LibBackend()
     unless given: an object with sockets(), iteration_begin(fd, nbytes) and
     set_tiebreak(fd, value)); @process_group: DDP's process group (None: the
     default group); @tiebreak: "job" (default: one random value for all
@@ -220,8 +228,8 @@ def attach(ddp_model, nbytes="ring", backend=None, process_group=None, tiebreak=
 
     Returns the Hook.  Never raises because MLTCP is absent: it warns once.
     """
+    import torch
     import torch.distributed as dist
-    from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
 
     if nbytes == "ring":
         size = dist.get_world_size(process_group)
@@ -234,7 +242,7 @@ def attach(ddp_model, nbytes="ring", backend=None, process_group=None, tiebreak=
                                    not isinstance(tiebreak, (int, float)) or
                                    not 0 <= tiebreak <= 1):
         raise ValueError("tiebreak must be 'job', a number from 0 to 1, or None")
-    hook = Hook(nbytes, None, default_hooks.allreduce_hook, process_group, tiebreak)
+    hook = Hook(nbytes, None, process_group, tiebreak, torch.is_grad_enabled)
     if backend is None:
         try:
             backend = LibBackend()
@@ -242,5 +250,5 @@ def attach(ddp_model, nbytes="ring", backend=None, process_group=None, tiebreak=
             hook.active = False
             hook._warn("libmltcp not found (%s)" % e)
     hook._backend = backend
-    ddp_model.register_comm_hook(None, hook)
+    hook._handle = ddp_model.register_forward_pre_hook(hook)
     return hook

@@ -54,24 +54,30 @@ class FakeBackend:
         self.tiebreaks.append((fd, value))
 
 
-class FakeBucket:
-    def __init__(self, index):
-        self._i = index
+class FakeDDP:
+    """What the hook reads of a DDP model: no_sync()'s flag."""
 
-    def index(self):
-        return self._i
+    def __init__(self):
+        self.require_backward_grad_sync = True
 
 
 class TestHook(unittest.TestCase):
-    def hook(self, backend, nbytes=1000):
-        return mltcp_torch.Hook(nbytes, backend, lambda pg, b: ("reduced", b.index()))
+    def hook(self, backend, nbytes=1000, grad=None):
+        return mltcp_torch.Hook(nbytes, backend, grad_enabled=grad)
 
-    def test_one_mark_per_iteration(self):
+    def test_one_mark_per_synchronised_forward(self):
         be = FakeBackend()
-        h = self.hook(be)
-        for _ in range(3):
-            for i in range(4):
-                self.assertEqual(h(None, FakeBucket(i)), ("reduced", i))
+        grad = [True]
+        h = self.hook(be, grad=lambda: grad[0])
+        m = FakeDDP()
+        for it in range(6):
+            # as under no_sync(): the backward of odd iterations does not all-reduce
+            m.require_backward_grad_sync = it % 2 == 0
+            self.assertIsNone(h(m, ()))
+        grad[0] = False         # a forward under torch.no_grad(): no backward at all
+        h(m, ())
+        m.require_backward_grad_sync = True
+        h(m, ())
         self.assertEqual(h.iterations, 3)
         self.assertEqual(be.calls, [(10, 1000), (11, 1000)] * 3)
         self.assertEqual(be.scans, 1)
@@ -88,7 +94,7 @@ class TestHook(unittest.TestCase):
 
     def test_tiebreak_on_each_socket_found(self):
         be = FakeBackend()
-        h = mltcp_torch.Hook(1000, be, lambda pg, b: None, tiebreak=0.375)
+        h = mltcp_torch.Hook(1000, be, tiebreak=0.375)
         h.mark()
         h.mark()
         self.assertEqual(be.tiebreaks, [(10, 0.375), (11, 0.375)])
@@ -106,7 +112,7 @@ class TestHook(unittest.TestCase):
         def refuse(fd, value):
             raise OSError(errno.EPERM, "Operation not permitted")
         be.set_tiebreak = refuse
-        h = mltcp_torch.Hook(1000, be, lambda pg, b: None, tiebreak=0.5)
+        h = mltcp_torch.Hook(1000, be, tiebreak=0.5)
         with warnings.catch_warnings(record=True) as w:
             warnings.simplefilter("always")
             h.mark()
@@ -132,7 +138,7 @@ class TestHook(unittest.TestCase):
         with warnings.catch_warnings(record=True) as w:
             warnings.simplefilter("always")
             for i in range(10):
-                h(None, FakeBucket(0))
+                h(FakeDDP(), ())
         self.assertEqual(len([x for x in w if issubclass(x.category, RuntimeWarning)]), 1)
         self.assertFalse(h.active)
         self.assertEqual(be.scans, mltcp_torch.Hook.SCANS)
@@ -182,12 +188,17 @@ def _worker(rank, world, port, mode, outdir):
         else:
             hook = None
         if hook is not None:
-            inner = hook._allreduce
+            # attach() leaves the communication hook slot free: count the
+            # buckets with one, and the marks made before each bucket 0
+            from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
 
             def counting(pg, bucket):
+                if bucket.index() == 0:
+                    res["marks_before"].append(hook.iterations)
                 res["buckets"].append(bucket.index())
-                return inner(pg, bucket)
-            hook._allreduce = counting
+                return default_hooks.allreduce_hook(pg, bucket)
+            res["marks_before"] = []
+            model.register_comm_hook(None, counting)
         opt = torch.optim.SGD(model.parameters(), lr=0.1)
         gen = torch.Generator().manual_seed(rank)
         losses = []
@@ -262,6 +273,8 @@ class TestDDP(unittest.TestCase):
             self.assertEqual(r["buckets"].count(0), synced)
             self.assertEqual(r["buckets"][-2 * nb:], list(range(nb)) * 2)
             self.assertEqual(r["iterations"], synced)
+            # each synchronised all-reduce comes after its iteration's mark
+            self.assertEqual(r["marks_before"], list(range(1, synced + 1)))
             self.assertEqual(r["grad_bytes"], LAYERS * (WIDTH * WIDTH + WIDTH) * 4)
             # two ranks: a ring all-reduce sends the gradient bytes once
             self.assertEqual(r["nbytes"], r["grad_bytes"])
