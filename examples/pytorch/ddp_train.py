@@ -51,6 +51,9 @@ def parse_args(argv=None):
     p.add_argument("--attach", action="store_true", help="mltcp.torch.attach(model)")
     p.add_argument("--nbytes", default="ring",
                    help="attach's bytes per iteration: ring (default), 0, or a number")
+    p.add_argument("--tiebreak", default="job",
+                   help="with --attach: job (default: one random value for the job), "
+                        "none (each socket its connection's), or a number from 0 to 1")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--start-at", type=float, default=0.0, metavar="T",
                    help="wait until wall-clock time T (seconds since the epoch) before the "
@@ -74,6 +77,15 @@ def parse_args(argv=None):
             p.error("--nbytes must be ring or an integer")
         if a.nbytes < 0:
             p.error("--nbytes must be >= 0")
+    if a.tiebreak == "none":
+        a.tiebreak = None
+    elif a.tiebreak != "job":
+        try:
+            a.tiebreak = float(a.tiebreak)
+        except ValueError:
+            p.error("--tiebreak must be job, none or a number from 0 to 1")
+        if not 0 <= a.tiebreak <= 1:
+            p.error("--tiebreak must be job, none or a number from 0 to 1")
     return a
 
 
@@ -119,7 +131,7 @@ def train(rank, world, args, out=sys.stdout):
             print("ddp_train.py: mltcp not available (%s); training without "
                   "attach" % e, file=sys.stderr)
         else:
-            hook = mltcp.torch.attach(model, nbytes=args.nbytes)
+            hook = mltcp.torch.attach(model, nbytes=args.nbytes, tiebreak=args.tiebreak)
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     gen = torch.Generator().manual_seed(args.seed * 1000 + rank)
     loss_fn = torch.nn.CrossEntropyLoss()
