@@ -124,14 +124,13 @@ class Hook:
     # rescans of the descriptors before giving up when none is MLTCP
     SCANS = 3
 
-    def __init__(self, nbytes, backend, process_group=None, tiebreak=None, grad_enabled=None):
+    def __init__(self, nbytes, backend, tiebreak=None, grad_enabled=None):
         self.nbytes = nbytes
         self.tiebreak = tiebreak
         self.iterations = 0
         self.sockets = []
         self.active = True
         self._backend = backend
-        self._pg = process_group
         self._scans = 0
         self._warned = False
         self._grad_enabled = grad_enabled or (lambda: True)
@@ -219,12 +218,13 @@ def attach(ddp_model, nbytes="ring", backend=None, process_group=None, tiebreak=
 
     @ddp_model: a torch.nn.parallel.DistributedDataParallel (its
     communication hook, if any, is left alone); @nbytes: "ring" (default),
-    an int, or 0 (see the module's documentation); @backend: where the marks go (LibBackend()
-    unless given: an object with sockets(), iteration_begin(fd, nbytes) and
-    set_tiebreak(fd, value)); @process_group: DDP's process group (None: the
-    default group); @tiebreak: "job" (default: one random value for all
-    ranks, a collective call), a float in [0, 1], or None (each socket keeps
-    the kernel's, drawn from its connection's endpoints).
+    an int, or 0 (see the module's documentation); @backend: where the
+    marks go (LibBackend() unless given: an object with sockets(),
+    iteration_begin(fd, nbytes) and set_tiebreak(fd, value));
+    @process_group: DDP's process group (None: the default group);
+    @tiebreak: "job" (default: one random value for all ranks, a collective
+    call), a float in [0, 1], or None (each socket keeps the kernel's, drawn
+    from its connection's endpoints).
 
     Returns the Hook.  Never raises because MLTCP is absent: it warns once.
     """
@@ -242,7 +242,7 @@ def attach(ddp_model, nbytes="ring", backend=None, process_group=None, tiebreak=
                                    not isinstance(tiebreak, (int, float)) or
                                    not 0 <= tiebreak <= 1):
         raise ValueError("tiebreak must be 'job', a number from 0 to 1, or None")
-    hook = Hook(nbytes, None, process_group, tiebreak, torch.is_grad_enabled)
+    hook = Hook(nbytes, None, tiebreak, torch.is_grad_enabled)
     if backend is None:
         try:
             backend = LibBackend()

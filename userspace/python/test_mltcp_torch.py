@@ -82,6 +82,20 @@ class TestHook(unittest.TestCase):
         self.assertEqual(be.calls, [(10, 1000), (11, 1000)] * 3)
         self.assertEqual(be.scans, 1)
 
+    def test_attach_then_remove(self):
+        # attach() puts the hook on the model's forward; remove() takes it off
+        net = torch.nn.Linear(4, 4)
+        be = FakeBackend()
+        h = mltcp_torch.attach(net, nbytes=1000, backend=be, tiebreak=None)
+        net(torch.zeros(1, 4))
+        with torch.no_grad():
+            net(torch.zeros(1, 4))
+        h.remove()
+        net(torch.zeros(1, 4))
+        h.remove()      # twice is harmless
+        self.assertEqual(h.iterations, 1)
+        self.assertEqual(be.calls, [(10, 1000), (11, 1000)])
+
     def test_socket_gone_rescans(self):
         be = FakeBackend(fail={11: errno.EBADF})
         h = self.hook(be)
