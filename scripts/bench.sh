@@ -54,7 +54,7 @@ ddp_stage() {
 		echo "every job's first iteration released at the same instant, through a router's"
 		echo "$(sed -n 's/^rate_mbit=//p' "$env") Mbit/s tbf FIFO in each direction. Reproduce with:"
 		echo
-		echo "    make bench-ddp        # = scripts/bench.sh ddp; make bench runs it too"
+		echo "    ${DDP_RUNS:+DDP_RUNS=$DDP_RUNS }${DDP_ITERS:+DDP_ITERS=$DDP_ITERS }make bench-ddp        # = scripts/bench.sh ddp; make bench runs it too"
 		echo
 		echo "Each job: examples/pytorch/ddp_train.py, two ranks (one per side), gloo. A job's"
 		echo "time is its mean iteration time over the last half of the run, from the training"
