@@ -182,7 +182,8 @@ def report_sockets(rank, out):
             st = mltcp.get_state(fd)
             socks.append({"fd": fd, "algo": st.algo, "iterations": st.iterations,
                           "bytes_per_iter": st.bytes_per_iter,
-                          "bounds_given": st.bounds_given, "size_given": st.size_given})
+                          "bounds_given": st.bounds_given, "size_given": st.size_given,
+                          "tiebreak": st.tiebreak})
     except (ImportError, OSError) as e:
         print("ddp_train.py: no MLTCP state (%s)" % e, file=sys.stderr)
     print(json.dumps({"rank": rank, "sockets": socks}), file=out, flush=True)
