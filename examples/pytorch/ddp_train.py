@@ -51,7 +51,7 @@ def parse_args(argv=None):
     p.add_argument("--attach", action="store_true", help="mltcp.torch.attach(model)")
     p.add_argument("--nbytes", default="ring",
                    help="attach's bytes per iteration: ring (default), 0, or a number")
-    p.add_argument("--tiebreak", default="job",
+    p.add_argument("--tiebreak", default="job", type=tiebreak_arg,
                    help="with --attach: job (default: one random value for the job), "
                         "none (each socket its connection's), or a number from 0 to 1")
     p.add_argument("--seed", type=int, default=1)
@@ -77,16 +77,20 @@ def parse_args(argv=None):
             p.error("--nbytes must be ring or an integer")
         if a.nbytes < 0:
             p.error("--nbytes must be >= 0")
-    if a.tiebreak == "none":
-        a.tiebreak = None
-    elif a.tiebreak != "job":
-        try:
-            a.tiebreak = float(a.tiebreak)
-        except ValueError:
-            p.error("--tiebreak must be job, none or a number from 0 to 1")
-        if not 0 <= a.tiebreak <= 1:
-            p.error("--tiebreak must be job, none or a number from 0 to 1")
     return a
+
+
+def tiebreak_arg(text):
+    """--tiebreak's value as attach() takes it: "job", None, or a float in [0, 1]."""
+    if text in ("job", "none"):
+        return None if text == "none" else text
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError("job, none or a number from 0 to 1")
+    return value
 
 
 def build(args, torch):
