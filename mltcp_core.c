@@ -326,7 +326,7 @@ MODULE_PARM_DESC(decrease,
 		 "Also divide the multiplicative decrease by F (default Y; N: F scales the increase only)");
 module_param_cb(stagger, &mltcp_stagger_ops, NULL, 0644);
 MODULE_PARM_DESC(stagger,
-		 "Largest head start breaking the lockstep of identical jobs, fraction of an iteration in [0, 1] (default 0.25; 0: off)");
+		 "Largest head start breaking the lockstep of identical jobs, fraction of an iteration in [0, 1] (default 0.5; 0: off)");
 module_param_cb(mode, &mltcp_mode_ops, NULL, 0644);
 MODULE_PARM_DESC(mode,
 		 "learned (default): learn unless hinted; given: only hinted sockets; off: F = 1");

@@ -98,12 +98,12 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 /*
  * Stagger: the largest head start a socket's tie-break gives it, as a
  * fraction of an iteration (see mltcp_head_start_q10()).  0 turns the
- * tie-break off (the papers' F).  0.25: with given iteration marks, two
- * identical Reno jobs released together interleaved in 0/8 runs without
- * it and 5/8 with it (bench/ANALYSIS.md).
+ * tie-break off (the papers' F).  0.5: two identical PyTorch DDP jobs
+ * released together took turns in 10 of 12 runs with it, 12 of 23 with
+ * 0.25; the emulator's cells did not tell the two apart (bench/ANALYSIS.md).
  */
 #define MLTCP_STAGGER_MAX	MLTCP_Q10_ONE
-#define MLTCP_STAGGER_DEFAULT	(MLTCP_Q10_ONE / 4)
+#define MLTCP_STAGGER_DEFAULT	(MLTCP_Q10_ONE / 2)
 #define MLTCP_TIEBREAK_MAX	MLTCP_Q10_ONE
 
 /* Idle threshold: max(idle_ms, MLTCP_IDLE_SRTT_MULT * srtt). */
