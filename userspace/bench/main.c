@@ -573,6 +573,7 @@ static void run_set(int mode, const unsigned *idx, unsigned n, unsigned iters_ov
 				.bytes = p->bytes * p->phases,
 				.comm_ms = NAN,
 				.overlap = NAN,
+				.link_overlap = NAN,
 				.drops = NAN,
 				.marks = NAN,
 			};
@@ -787,6 +788,42 @@ static double counter_delta(int field)
 	       metrics_counter_at(samples, nsamples, shared_start_ms, field);
 }
 
+/*
+ * The least another job's receiver must read in a bin for the bin to count as shared in
+ * the link overlap (metrics.h): a tenth of what the link carries in a bin.
+ */
+static double link_min_other(double rate_mbit, double bin_ms)
+{
+	return rate_mbit * 125.0 * bin_ms / 10;
+}
+
+/* Link overlap of the last shared run's records, from its link-share bins. */
+static int compute_link_overlap(void)
+{
+	double *b[MAX_JOBS] = { NULL };
+	int ret = 0;
+
+	for (size_t j = 0; j < jobs.n && !ret; j++) {
+		if (jobs.jobs[j].bulk || !share_bins[j])
+			continue;
+		b[j] = malloc((share_nbins + 1) * sizeof(double));
+		if (!b[j]) {
+			ret = -1;
+			break;
+		}
+		for (size_t k = 0; k < share_nbins; k++)
+			b[j][k] = (double)share_bins[j][k];
+	}
+	if (!ret)
+		ret = metrics_link_overlap(its, nits, phs, nphs, MODE_SHARED,
+					   (const double *const *)b, (unsigned)jobs.n, share_nbins,
+					   share_t0_ms, opt.bin_ms,
+					   link_min_other(opt.rate_mbit, opt.bin_ms));
+	for (size_t j = 0; j < jobs.n; j++)
+		free(b[j]);
+	return ret;
+}
+
 static void print_verdict(FILE *f, const struct run_verdict *v, double spread)
 {
 	fprintf(f, "verdict: %s (worst job ", v->converged ? "converged" : "NOT converged");
@@ -799,6 +836,10 @@ static void print_verdict(FILE *f, const struct run_verdict *v, double spread)
 		fprintf(f, ", overlap < %.0f%% from iteration %ld", opt.threshold * 100, v->conv_iter);
 	else
 		fprintf(f, ", overlap never stayed < %.0f%%", opt.threshold * 100);
+	if (v->link_conv_iter >= 0)
+		fprintf(f, " (on the link from iteration %ld)", v->link_conv_iter);
+	else if (v->link_conv_iter == -1)
+		fprintf(f, " (on the link: never)");
 	if (!isnan(spread))
 		fprintf(f, ", first iterations released within %.2f ms", spread);
 	fputc('\n', f);
@@ -874,10 +915,10 @@ static void print_runs(FILE *f, const struct run_verdict *v, const double *sprea
 	struct runs_summary rs;
 	char a[32], b[32];
 
-	fprintf(f, "%-4s %-13s %11s %9s %10s\n", "run", "verdict", "worst/ideal", "conv_iter",
-		"spread_ms");
+	fprintf(f, "%-4s %-13s %11s %9s %9s %10s\n", "run", "verdict", "worst/ideal", "conv_iter",
+		"link_conv", "spread_ms");
 	for (size_t r = 0; r < n; r++) {
-		char c[32];
+		char c[32], l[32];
 
 		fmt_num(a, sizeof(a), v[r].worst_ratio, "%.3f");
 		fmt_num(b, sizeof(b), spreads ? spreads[r] : NAN, "%.2f");
@@ -885,8 +926,12 @@ static void print_runs(FILE *f, const struct run_verdict *v, const double *sprea
 			snprintf(c, sizeof(c), "%ld", v[r].conv_iter);
 		else
 			snprintf(c, sizeof(c), "never");
-		fprintf(f, "%-4zu %-13s %11s %9s %10s\n", r + 1,
-			v[r].converged ? "converged" : "NOT converged", a, c, b);
+		if (v[r].link_conv_iter >= 0)
+			snprintf(l, sizeof(l), "%ld", v[r].link_conv_iter);
+		else
+			snprintf(l, sizeof(l), v[r].link_conv_iter == -1 ? "never" : "-");
+		fprintf(f, "%-4zu %-13s %11s %9s %9s %10s\n", r + 1,
+			v[r].converged ? "converged" : "NOT converged", a, c, l, b);
 	}
 	if (verdict_summarize(v, n, &rs)) {
 		warnx_("out of memory");
@@ -899,6 +944,12 @@ static void print_runs(FILE *f, const struct run_verdict *v, const double *sprea
 		rs.ok, rs.n, rs.rate * 100, opt.ratio_limit);
 	fprintf(f, "convergence iteration: median %s, p90 %s (nearest rank; a run that did not "
 		   "converge ranks as never, after all others)\n", a, b);
+	if (!isnan(rs.link_conv_median)) {
+		fmt_conv(a, sizeof(a), rs.link_conv_median);
+		fmt_conv(b, sizeof(b), rs.link_conv_p90);
+		fprintf(f, "convergence iteration on the link (overlap of the bytes at the "
+			   "bottleneck): median %s, p90 %s\n", a, b);
+	}
 	fprintf(f, "worst/ideal over runs: min %.3f, median %.3f, p90 %.3f, max %.3f\n",
 		rs.worst_min, rs.worst_median, rs.worst_p90, rs.worst_max);
 }
@@ -1069,6 +1120,84 @@ static int read_meta(const char *dir, const char *key, char *out, size_t len)
 	return found;
 }
 
+/*
+ * Records written before iterations.csv had link_overlap: compute it from the directory's
+ * share.csv and phases.csv when both are there (else it stays unknown). Columns of jobs
+ * without records (bulk flows) do not count as other jobs. 0, or -1 on a bad file.
+ */
+static int link_overlap_from_share(const char *dir, struct iter_rec *it, size_t n)
+{
+	char path[4096], err[512], val[64];
+	const double *cols[MAX_JOBS] = { NULL };
+	struct share_rec sh;
+	struct phase_rec *ph = NULL;
+	double *bytes = NULL, rate = 100, bin_ms;
+	size_t nph = 0;
+	int has[MAX_JOBS] = { 0 }, ret = -1;
+	FILE *f;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(it[i].link_overlap))
+			return 0;
+	snprintf(path, sizeof(path), "%s/share.csv", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (records_read_share_csv(f, path, &sh, err, sizeof(err))) {
+		fclose(f);
+		warnx_("%s", err);
+		return -1;
+	}
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/phases.csv", dir);
+	f = fopen(path, "r");
+	if (!f) {
+		free(sh.mbit);
+		return 0;
+	}
+	if (records_read_phases_csv(f, path, &ph, &nph, err, sizeof(err))) {
+		fclose(f);
+		free(sh.mbit);
+		warnx_("%s", err);
+		return -1;
+	}
+	fclose(f);
+	if (!read_meta(dir, "rate_mbit", val, sizeof(val)) && atof(val) > 0)
+		rate = atof(val);
+	bin_ms = sh.bin_ms;
+	if (!read_meta(dir, "bin_ms", val, sizeof(val)) && atof(val) > 0)
+		bin_ms = atof(val);
+	ret = 0;
+	if (!sh.nbins || sh.njobs > MAX_JOBS || !(bin_ms > 0))
+		goto out;
+	bytes = malloc(sh.nbins * sh.njobs * sizeof(double));
+	if (!bytes) {
+		warnx_("out of memory");
+		ret = -1;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (it[i].job < MAX_JOBS)
+			has[it[i].job] = 1;
+	/* job-major, in bytes: Mbit/s x bin_ms x 125 bytes per (Mbit/s x ms) */
+	for (size_t j = 0; j < sh.njobs; j++) {
+		for (size_t b = 0; b < sh.nbins; b++)
+			bytes[j * sh.nbins + b] = sh.mbit[b * sh.njobs + j] * bin_ms * 125.0;
+		if (has[j])
+			cols[j] = &bytes[j * sh.nbins];
+	}
+	if (metrics_link_overlap(it, n, ph, nph, MODE_SHARED, cols, (unsigned)sh.njobs, sh.nbins,
+				 sh.t0, bin_ms, link_min_other(rate, bin_ms))) {
+		warnx_("out of memory");
+		ret = -1;
+	}
+out:
+	free(bytes);
+	free(ph);
+	free(sh.mbit);
+	return ret;
+}
+
 /* Records of one result directory, overlaps recomputed, and their per-job summaries. */
 static int load_run(const char *dir, const struct summary_opts *so, struct iter_rec **it,
 		    size_t *n, struct job_summary **s, int *nsum)
@@ -1090,6 +1219,10 @@ static int load_run(const char *dir, const struct summary_opts *so, struct iter_
 		return -1;
 	}
 	fclose(f);
+	if (link_overlap_from_share(dir, *it, *n)) {
+		free(*it);
+		return -1;
+	}
 	*nsum = metrics_summarize(*it, *n, so, s);
 	if (*nsum < 0) {
 		warnx_("out of memory");
@@ -1750,7 +1883,8 @@ int main(int argc, char **argv)
 	}
 	f_runs = open_out(opt.out, "runs.csv");
 	fprintf(f_runs, "run,dir,worst_ratio,worst_job,converged,conv_iter,start_spread_ms,drops,"
-			"marks,bulk_share_comm,bulk_share_run,bulk_link_run,offsets_ms\n");
+			"marks,bulk_share_comm,bulk_share_run,bulk_link_run,offsets_ms,"
+			"link_conv_iter\n");
 	for (unsigned r = 0; r < opt.runs; r++) {
 		char dir[4096], offs[512];
 		size_t off = 0;
@@ -1790,7 +1924,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "mltcp-bench: run %u of %u\n", r + 1, opt.runs);
 		run_set(MODE_SHARED, idx, (unsigned)jobs.n, 0);
 
-		if (metrics_overlap(its, nits, phs, nphs, MODE_SHARED)) {
+		if (metrics_overlap(its, nits, phs, nphs, MODE_SHARED) || compute_link_overlap()) {
 			warnx_("out of memory");
 			fatal_exit(1);
 		}
@@ -1861,7 +1995,10 @@ int main(int argc, char **argv)
 		fprint_num(f_runs, fr[r].share_run, "%.4f");
 		fputc(',', f_runs);
 		fprint_num(f_runs, fr[r].link_run, "%.4f");
-		fprintf(f_runs, ",%s\n", offs);
+		fprintf(f_runs, ",%s,", offs);
+		if (verdicts[r].link_conv_iter != VERDICT_UNKNOWN)
+			fprintf(f_runs, "%ld", verdicts[r].link_conv_iter);
+		fputc('\n', f_runs);
 		fflush(f_runs);
 		free(sum);
 	}

@@ -129,6 +129,26 @@ static int cmp_phase(const void *a, const void *b)
 	return (x->phase > y->phase) - (x->phase < y->phase);
 }
 
+/* Index of the first phase of (job, iter) in phases sorted by cmp_phase(), or where it
+ * would be. */
+static size_t first_phase(const struct phase_rec **sorted, size_t ns, unsigned job,
+			  unsigned iter)
+{
+	struct phase_rec key = { .job = job, .iter = iter, .phase = 0 };
+	const struct phase_rec *kp = &key;
+	size_t lo = 0, hi = ns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_phase(&sorted[mid], &kp) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static unsigned max_job(const struct iter_rec *it, size_t nit, const struct phase_rec *ph,
 			size_t nph)
 {
@@ -183,21 +203,11 @@ int metrics_overlap(struct iter_rec *it, size_t nit, const struct phase_rec *ph,
 		for (size_t i = 0; i < nit; i++) {
 			struct iter_rec *r = &it[i];
 			double comm = 0, ov = 0;
-			size_t lo = 0, hi = ns;
-			struct phase_rec key = { .job = j, .iter = r->iter, .phase = 0 };
-			const struct phase_rec *kp = &key;
+			size_t lo;
 
 			if (r->mode != mode || r->job != j)
 				continue;
-			/* first phase of (j, iter) */
-			while (lo < hi) {
-				size_t mid = lo + (hi - lo) / 2;
-
-				if (cmp_phase(&sorted[mid], &kp) < 0)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
+			lo = first_phase(sorted, ns, j, r->iter);
 			for (size_t k = lo; k < ns && sorted[k]->job == j && sorted[k]->iter == r->iter;
 			     k++) {
 				comm += sorted[k]->end - sorted[k]->start;
@@ -216,6 +226,83 @@ out:
 	free(sorted);
 	free(others);
 	free(span);
+	return ret;
+}
+
+/* Bytes of bins[] read within [a, b], each bin weighted by the part of it covered; the
+ * part of them read in bins marked in shared[] goes to *in_shared. */
+static double bins_covered(const double *bins, const unsigned char *shared, size_t nbins,
+			   double t0, double bin_ms, double a, double b, double *in_shared)
+{
+	double lo_f = floor((a - t0) / bin_ms), hi_f = floor((b - t0) / bin_ms);
+	double sum = 0;
+
+	*in_shared = 0;
+	if (!(b > a) || hi_f < 0 || lo_f >= (double)nbins)
+		return 0;
+	for (size_t k = lo_f > 0 ? (size_t)lo_f : 0; k < nbins && (double)k <= hi_f; k++) {
+		double x = t0 + (double)k * bin_ms, y = x + bin_ms;
+		double c = ((b < y ? b : y) - (a > x ? a : x)) / bin_ms;
+
+		if (c <= 0)
+			continue;
+		sum += c * bins[k];
+		if (shared[k])
+			*in_shared += c * bins[k];
+	}
+	return sum;
+}
+
+int metrics_link_overlap(struct iter_rec *it, size_t nit, const struct phase_rec *ph,
+			 size_t nph, int mode, const double *const *bins, unsigned njobs,
+			 size_t nbins, double t0, double bin_ms, double min_other)
+{
+	unsigned char *shared = malloc(nbins ? nbins : 1);
+	const struct phase_rec **sorted = malloc((nph ? nph : 1) * sizeof(*sorted));
+	size_t ns = 0;
+	int ret = -1;
+
+	if (!shared || !sorted || !(bin_ms > 0) || !(min_other >= 0))
+		goto out;
+	for (size_t i = 0; i < nph; i++)
+		if (ph[i].mode == mode)
+			sorted[ns++] = &ph[i];
+	qsort(sorted, ns, sizeof(*sorted), cmp_phase);
+	for (size_t i = 0; i < nit; i++)
+		if (it[i].mode == mode)
+			it[i].link_overlap = NAN;
+	for (unsigned j = 0; j < njobs; j++) {
+		if (!bins[j])
+			continue;
+		for (size_t b = 0; b < nbins; b++) {
+			shared[b] = 0;
+			for (unsigned k = 0; k < njobs && !shared[b]; k++)
+				shared[b] = k != j && bins[k] && bins[k][b] > 0 &&
+					    bins[k][b] >= min_other;
+		}
+		for (size_t i = 0; i < nit; i++) {
+			struct iter_rec *r = &it[i];
+			double own = 0, ov = 0;
+			size_t lo;
+
+			if (r->mode != mode || r->job != j)
+				continue;
+			lo = first_phase(sorted, ns, j, r->iter);
+			for (size_t k = lo; k < ns && sorted[k]->job == j && sorted[k]->iter == r->iter;
+			     k++) {
+				double in_shared;
+
+				own += bins_covered(bins[j], shared, nbins, t0, bin_ms,
+						    sorted[k]->start, sorted[k]->end, &in_shared);
+				ov += in_shared;
+			}
+			r->link_overlap = own > 0 ? ov / own : NAN;
+		}
+	}
+	ret = 0;
+out:
+	free(shared);
+	free(sorted);
 	return ret;
 }
 
@@ -386,6 +473,14 @@ int metrics_summarize(const struct iter_rec *it, size_t nit, const struct summar
 		s->converged = metrics_converged(fr, ct, n, o->threshold, o->min_stable);
 		if (s->converged >= 0)
 			s->converged = (long)rs[s->converged]->iter;
+		for (size_t i = 0; i < n; i++) {
+			fr[i] = rs[i]->link_overlap;
+			if (ct[i] && !isnan(fr[i]))
+				s->link_known = 1;
+		}
+		s->link_converged = metrics_converged(fr, ct, n, o->threshold, o->min_stable);
+		if (s->link_converged >= 0)
+			s->link_converged = (long)rs[s->link_converged]->iter;
 		s->overlap_first = overlap_edge(rs, n, 0);
 		s->overlap_last = overlap_edge(rs, n, 1);
 	}

@@ -16,6 +16,15 @@
  *  - converged at iteration k: every contended iteration >= k has overlap below the
  *    threshold (default 10%), and at least min_stable (default 5) contended iterations
  *    follow k (so "converged" cannot come from jobs simply finishing);
+ *  - link overlap of an iteration: of the bytes its receiver read during its
+ *    communication phases (per bin of the link-share record, weighted by the part of the
+ *    bin a phase covers), the fraction read in bins in which another job's receiver also
+ *    read at least a tenth of what the link carries in a bin. It is the overlap seen at
+ *    the bottleneck instead of by the application: a phase ends when the sender reads the
+ *    receiver's confirmation, one RTT after its last byte crossed the link, so two phases
+ *    that follow each other on the link still overlap by an RTT in application time (7%
+ *    of a 145 ms phase with 10 ms of added RTT); converged on the link: the same rule as
+ *    above on the link overlap;
  *  - drops/marks of an iteration: increase of the bottleneck counters between its start
  *    and end (linear interpolation between samples).
  */
@@ -38,6 +47,7 @@ struct iter_rec {
 	uint64_t bytes;
 	double comm_ms;	/* summed phase lengths; NAN unknown */
 	double overlap;	/* fraction of comm_ms; NAN unknown or no communication */
+	double link_overlap; /* fraction of the bytes read; NAN unknown */
 	int contended;
 	double drops, marks; /* NAN unknown */
 };
@@ -69,6 +79,8 @@ struct job_summary {
 	double ratio, p99_ratio; /* to ideal; NAN without one */
 	size_t contended;	/* shared-run iterations with another job running */
 	long converged;		/* first converged iteration, -1 never (or never contended) */
+	long link_converged;	/* the same on the link overlap, -1 never */
+	int link_known;		/* some contended iteration has a link overlap */
 	double overlap_first, overlap_last; /* mean over first/last 5 contended iterations */
 	double drops_per_iter, marks_per_iter; /* after warm-up; NAN unknown */
 };
@@ -88,6 +100,17 @@ double intervals_covered(const struct interval *m, size_t n, double a, double b)
 /* Fill comm_ms, overlap and contended of every record of the given mode. 0 or -1 (ENOMEM). */
 int metrics_overlap(struct iter_rec *it, size_t nit, const struct phase_rec *ph, size_t nph,
 		    int mode);
+/*
+ * Fill link_overlap of the records of the given mode from the bytes each job's receiver
+ * read per bin: bins[j][b] covers [t0 + b bin_ms, t0 + (b + 1) bin_ms); bins[j] NULL for
+ * a job without a record (or not to count as another job: a bulk flow). min_other is the
+ * least another job must read in a bin for the bin to count as shared. Records whose job
+ * has no bins, or that read nothing in their phases, get NAN. 0, or -1 (ENOMEM, bad
+ * arguments).
+ */
+int metrics_link_overlap(struct iter_rec *it, size_t nit, const struct phase_rec *ph,
+			 size_t nph, int mode, const double *const *bins, unsigned njobs,
+			 size_t nbins, double t0, double bin_ms, double min_other);
 long metrics_converged(const double *frac, const int *contended, size_t n, double threshold,
 		       unsigned min_stable);
 

@@ -21,7 +21,7 @@ static void put_num(FILE *f, double v, const char *fmt, const char *unknown)
 int records_write_iterations_csv(FILE *f, const struct iter_rec *it, size_t n)
 {
 	fputs("mode,job,name,cc,iter,start_ms,end_ms,comm_start_ms,comm_end_ms,bytes,"
-	      "iter_ms,comm_ms,overlap,contended,drops,marks\n",
+	      "iter_ms,comm_ms,overlap,contended,drops,marks,link_overlap\n",
 	      f);
 	for (size_t i = 0; i < n; i++) {
 		const struct iter_rec *r = &it[i];
@@ -36,6 +36,8 @@ int records_write_iterations_csv(FILE *f, const struct iter_rec *it, size_t n)
 		put_num(f, r->drops, "%.1f", "");
 		fputc(',', f);
 		put_num(f, r->marks, "%.1f", "");
+		fputc(',', f);
+		put_num(f, r->link_overlap, "%.4f", "");
 		fputc('\n', f);
 	}
 	return ferror(f) ? -1 : 0;
@@ -60,6 +62,8 @@ int records_write_iterations_jsonl(FILE *f, const struct iter_rec *it, size_t n)
 		put_num(f, r->drops, "%.1f", "null");
 		fputs(",\"marks\":", f);
 		put_num(f, r->marks, "%.1f", "null");
+		fputs(",\"link_overlap\":", f);
+		put_num(f, r->link_overlap, "%.4f", "null");
 		fputs("}\n", f);
 	}
 	return ferror(f) ? -1 : 0;
@@ -261,7 +265,7 @@ static void *grow(void *p, size_t *cap, size_t n, size_t elem)
 
 enum {
 	IC_MODE, IC_JOB, IC_NAME, IC_CC, IC_ITER, IC_START, IC_END, IC_CSTART, IC_CEND, IC_BYTES,
-	IC_COMM, IC_OVERLAP, IC_CONTENDED, IC_DROPS, IC_MARKS, IC_N
+	IC_COMM, IC_OVERLAP, IC_CONTENDED, IC_DROPS, IC_MARKS, IC_LINK, IC_N
 };
 
 int records_read_iterations_csv(FILE *f, const char *src, struct iter_rec **out, size_t *n,
@@ -275,7 +279,7 @@ int records_read_iterations_csv(FILE *f, const char *src, struct iter_rec **out,
 		[IC_CEND] = { "comm_end_ms", 0, -1 },	[IC_BYTES] = { "bytes", 0, -1 },
 		[IC_COMM] = { "comm_ms", 0, -1 },	[IC_OVERLAP] = { "overlap", 0, -1 },
 		[IC_CONTENDED] = { "contended", 0, -1 }, [IC_DROPS] = { "drops", 0, -1 },
-		[IC_MARKS] = { "marks", 0, -1 },
+		[IC_MARKS] = { "marks", 0, -1 },	[IC_LINK] = { "link_overlap", 0, -1 },
 	};
 	struct csv c = { .f = f, .src = src };
 	struct iter_rec *v = NULL;
@@ -309,7 +313,8 @@ int records_read_iterations_csv(FILE *f, const char *src, struct iter_rec **out,
 		    get_double(&c, &m[IC_OVERLAP], &x->overlap, err, errlen) ||
 		    get_uint(&c, &m[IC_CONTENDED], &contended, err, errlen) ||
 		    get_double(&c, &m[IC_DROPS], &x->drops, err, errlen) ||
-		    get_double(&c, &m[IC_MARKS], &x->marks, err, errlen))
+		    get_double(&c, &m[IC_MARKS], &x->marks, err, errlen) ||
+		    get_double(&c, &m[IC_LINK], &x->link_overlap, err, errlen))
 			goto fail;
 		if (job >= MAX_JOBS || iter > 100000000ULL) {
 			seterr(err, errlen, "%s:%u: job %" PRIu64 " or iter %" PRIu64 " out of range",
@@ -396,5 +401,82 @@ int records_read_phases_csv(FILE *f, const char *src, struct phase_rec **out, si
 fail:
 	free(c.line);
 	free(v);
+	return -1;
+}
+
+int records_read_share_csv(FILE *f, const char *src, struct share_rec *out, char *err,
+			   size_t errlen)
+{
+	struct csv c = { .f = f, .src = src };
+	size_t cap = 0, nb = 0, nj;
+	double *v = NULL, t1 = NAN;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	r = csv_next(&c, err, errlen);
+	if (r <= 0) {
+		if (!r)
+			seterr(err, errlen, "%s: empty file, expected a CSV header", src);
+		goto fail;
+	}
+	if (strcmp(c.field[0], "t_ms") || c.nfield < 2) {
+		seterr(err, errlen, "%s:%u: expected a header t_ms,JOB...", src, c.lineno);
+		goto fail;
+	}
+	nj = c.nfield - 1;
+	while ((r = csv_next(&c, err, errlen)) > 0) {
+		double *row;
+
+		if (c.nfield != nj + 1) {
+			seterr(err, errlen, "%s:%u: %zu fields, expected %zu", src, c.lineno,
+			       c.nfield, nj + 1);
+			goto fail;
+		}
+		v = grow(v, &cap, nb, sizeof(*v) * (nj + 1));
+		if (!v) {
+			seterr(err, errlen, "out of memory");
+			goto fail;
+		}
+		row = &v[nb * (nj + 1)];
+		for (size_t k = 0; k <= nj; k++) {
+			char *end;
+
+			errno = 0;
+			row[k] = strtod(c.field[k], &end);
+			if (errno || *end || end == c.field[k] || !isfinite(row[k]) ||
+			    (k && row[k] < 0)) {
+				seterr(err, errlen, "%s:%u: '%s' is not a valid value", src, c.lineno,
+				       c.field[k]);
+				goto fail;
+			}
+		}
+		if (nb == 1)
+			t1 = row[0];
+		nb++;
+	}
+	if (r < 0)
+		goto fail;
+	out->njobs = nj;
+	out->nbins = nb;
+	out->t0 = nb ? v[0] : NAN;
+	out->bin_ms = nb > 1 ? t1 - v[0] : NAN;
+	if (nb > 1 && !(out->bin_ms > 0)) {
+		seterr(err, errlen, "%s: t_ms does not increase", src);
+		goto fail;
+	}
+	out->mbit = malloc((nb ? nb : 1) * nj * sizeof(double));
+	if (!out->mbit) {
+		seterr(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (size_t b = 0; b < nb; b++)
+		memcpy(&out->mbit[b * nj], &v[b * (nj + 1) + 1], nj * sizeof(double));
+	free(v);
+	free(c.line);
+	return 0;
+fail:
+	free(v);
+	free(c.line);
+	memset(out, 0, sizeof(*out));
 	return -1;
 }

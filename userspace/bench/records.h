@@ -4,10 +4,12 @@
  *
  * iterations.csv (header line, then one line per iteration; unknown values are empty):
  *   mode,job,name,cc,iter,start_ms,end_ms,comm_start_ms,comm_end_ms,bytes,
- *   iter_ms,comm_ms,overlap,contended,drops,marks
+ *   iter_ms,comm_ms,overlap,contended,drops,marks,link_overlap
  * iterations.jsonl: the same fields, one JSON object per line (unknown = null).
  * phases.csv:
  *   mode,job,iter,phase,start_ms,end_ms,bytes
+ * share.csv (the shared run's link share): t_ms, then one column per job in job order
+ *   (its name), Mbit/s its receiver read in the bin starting at t_ms; equally spaced.
  * Times are milliseconds since the common start of the run (CLOCK_MONOTONIC).
  * The readers map columns by header name, so extra columns and reordering are fine;
  * mode, job, iter, start_ms and end_ms are required.
@@ -28,5 +30,15 @@ int records_read_iterations_csv(FILE *f, const char *src, struct iter_rec **out,
 				char *err, size_t errlen);
 int records_read_phases_csv(FILE *f, const char *src, struct phase_rec **out, size_t *n,
 			    char *err, size_t errlen);
+
+/* share.csv as read back: njobs columns of nbins values, in Mbit/s. */
+struct share_rec {
+	size_t njobs, nbins;
+	double t0, bin_ms;	/* bin_ms: the spacing of t_ms, NAN with fewer than 2 rows */
+	double *mbit;		/* mbit[b * njobs + j]; malloc'ed */
+};
+
+int records_read_share_csv(FILE *f, const char *src, struct share_rec *out, char *err,
+			   size_t errlen);
 
 #endif

@@ -29,13 +29,14 @@ double verdict_last_half_mean(const struct iter_rec *it, size_t nit, unsigned jo
 int verdict_run(const struct iter_rec *it, size_t nit, const struct job_summary *s, size_t ns,
 		double limit, struct run_verdict *v)
 {
-	int any_contended = 0, all_settled = 1;
+	int any_contended = 0, all_settled = 1, link_known = 1, link_settled = 1;
 
 	if (!(limit > 0))
 		return -1;
 	v->worst_ratio = NAN;
 	v->worst_job = -1;
 	v->conv_iter = -1;
+	v->link_conv_iter = -1;
 	v->converged = 0;
 	for (size_t i = 0; i < ns; i++) {
 		double r;
@@ -46,6 +47,12 @@ int verdict_run(const struct iter_rec *it, size_t nit, const struct job_summary 
 				all_settled = 0;
 			else if (s[i].converged > v->conv_iter)
 				v->conv_iter = s[i].converged;
+			if (!s[i].link_known)
+				link_known = 0;
+			else if (s[i].link_converged < 0)
+				link_settled = 0;
+			else if (s[i].link_converged > v->link_conv_iter)
+				v->link_conv_iter = s[i].link_converged;
 		}
 		if (isnan(s[i].ideal) || !(s[i].ideal > 0))
 			continue;
@@ -59,6 +66,10 @@ int verdict_run(const struct iter_rec *it, size_t nit, const struct job_summary 
 	}
 	if (!any_contended || !all_settled)
 		v->conv_iter = -1;
+	if (!any_contended || !link_settled)
+		v->link_conv_iter = -1;
+	if (!link_known)
+		v->link_conv_iter = VERDICT_UNKNOWN;
 	v->converged = !isnan(v->worst_ratio) && v->worst_ratio <= limit;
 	return 0;
 }
@@ -68,13 +79,21 @@ double verdict_conv_rank(const struct run_verdict *v)
 	return v->converged && v->conv_iter >= 0 ? (double)v->conv_iter : INFINITY;
 }
 
+double verdict_link_conv_rank(const struct run_verdict *v)
+{
+	if (v->link_conv_iter == VERDICT_UNKNOWN)
+		return NAN;
+	return v->converged && v->link_conv_iter >= 0 ? (double)v->link_conv_iter : INFINITY;
+}
+
 int verdict_summarize(const struct run_verdict *v, size_t n, struct runs_summary *out)
 {
-	double *c = malloc((n ? n : 1) * sizeof(*c)), *w = malloc((n ? n : 1) * sizeof(*w));
-	size_t nw = 0;
+	double *c = calloc(n ? n : 1, sizeof(*c)), *w = calloc(n ? n : 1, sizeof(*w));
+	double *l = calloc(n ? n : 1, sizeof(*l));
+	size_t nw = 0, nl = 0;
 
-	if (!c || !w) {
-		free(c), free(w);
+	if (!c || !w || !l) {
+		free(c), free(w), free(l);
 		return -1;
 	}
 	out->n = n;
@@ -82,17 +101,22 @@ int verdict_summarize(const struct run_verdict *v, size_t n, struct runs_summary
 	for (size_t i = 0; i < n; i++) {
 		out->ok += v[i].converged != 0;
 		c[i] = verdict_conv_rank(&v[i]);
+		if (!isnan(verdict_link_conv_rank(&v[i])))
+			l[nl++] = verdict_link_conv_rank(&v[i]);
 		if (!isnan(v[i].worst_ratio))
 			w[nw++] = v[i].worst_ratio;
 	}
 	out->rate = n ? (double)out->ok / (double)n : NAN;
 	out->conv_median = metrics_percentile(c, n, 50);
 	out->conv_p90 = metrics_percentile(c, n, 90);
+	/* only when every run has a link record: a median of some runs would mislead */
+	out->link_conv_median = nl == n ? metrics_percentile(l, nl, 50) : NAN;
+	out->link_conv_p90 = nl == n ? metrics_percentile(l, nl, 90) : NAN;
 	out->worst_min = metrics_percentile(w, nw, 1e-9);
 	out->worst_median = metrics_percentile(w, nw, 50);
 	out->worst_p90 = metrics_percentile(w, nw, 90);
 	out->worst_max = metrics_percentile(w, nw, 100);
-	free(c), free(w);
+	free(c), free(w), free(l);
 	return 0;
 }
 

@@ -9,7 +9,8 @@
  *  - converged run: worst/ideal <= the limit (--converge-ratio, default 1.10);
  *  - convergence iteration of a run: the latest of its jobs' converged iterations (see
  *    metrics.h: overlap below the threshold from there on); -1 if some job that ran next
- *    to another never got there;
+ *    to another never got there; the same on the link overlap (metrics.h), unknown
+ *    without a link-share record;
  *  - over N runs: success = converged runs; for the median and p90 (nearest rank) of the
  *    convergence iteration a run that failed the verdict or whose overlap never settled
  *    ranks as +infinity, after every converged run (so "median never" means fewer than
@@ -23,17 +24,21 @@
 
 #include "metrics.h"
 
+#define VERDICT_UNKNOWN (-2L)
+
 struct run_verdict {
 	double worst_ratio;	/* NAN: no job had an ideal */
 	int worst_job;		/* job index, -1 none */
 	long conv_iter;		/* -1: overlap never settled */
 	int converged;		/* worst_ratio <= limit */
+	long link_conv_iter;	/* conv_iter on the link: -1 never, VERDICT_UNKNOWN */
 };
 
 struct runs_summary {
 	size_t n, ok;
 	double rate;		/* ok / n, NAN for n == 0 */
 	double conv_median, conv_p90;	/* INFINITY: falls on a non-converged run */
+	double link_conv_median, link_conv_p90; /* the same on the link; NAN unknown */
 	double worst_min, worst_median, worst_p90, worst_max; /* NAN: no value */
 };
 
@@ -47,6 +52,8 @@ int verdict_run(const struct iter_rec *it, size_t nit, const struct job_summary 
 
 /* Effective convergence iteration used for ranking: conv_iter, or INFINITY. */
 double verdict_conv_rank(const struct run_verdict *v);
+/* The same for link_conv_iter; NAN when unknown. */
+double verdict_link_conv_rank(const struct run_verdict *v);
 
 /*
  * Friendliness of the jobs to a stock bulk flow sharing the bottleneck, from the bytes

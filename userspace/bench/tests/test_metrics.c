@@ -73,7 +73,7 @@ static struct iter_rec rec(int mode, unsigned job, unsigned iter, double s, doub
 	r.iter = iter;
 	r.start = s;
 	r.end = e;
-	r.comm_ms = r.overlap = r.drops = r.marks = NAN;
+	r.comm_ms = r.overlap = r.link_overlap = r.drops = r.marks = NAN;
 	snprintf(r.name, sizeof(r.name), "j%u", job);
 	return r;
 }
@@ -131,6 +131,56 @@ static void test_overlap_multiphase_and_uncontended(void **state)
 	assert_false(it[1].contended); /* job 1 was done by 300 */
 	assert_float_equal(it[2].comm_ms, 80, EPS);
 	assert_float_equal(it[2].overlap, 30.0 / 80, EPS);
+}
+
+static void test_link_overlap(void **state)
+{
+	/* 10 ms bins from t = 0; job 2 is a bulk flow, not counted (NULL) */
+	const double b0[8] = { 1000, 1000, 1000, 1000, 0, 0, 0, 0 };
+	const double b1[8] = { 0, 0, 0, 50, 1000, 1000, 1000, 0 };
+	const double *bins[3] = { b0, b1, NULL };
+	struct iter_rec it[] = {
+		rec(MODE_SHARED, 0, 0, 0, 40),	rec(MODE_SHARED, 1, 0, 0, 70),
+		rec(MODE_SHARED, 1, 1, 70, 80), rec(MODE_SHARED, 0, 1, 40, 80),
+		rec(MODE_IDEAL, 0, 0, 100, 200),
+	};
+	struct phase_rec ph[] = {
+		{ MODE_SHARED, 0, 0, 0, 0, 40, 1 },  { MODE_SHARED, 1, 0, 0, 30, 70, 1 },
+		{ MODE_SHARED, 1, 1, 0, 65, 80, 1 }, { MODE_SHARED, 0, 1, 0, 75, 80, 1 },
+		{ MODE_IDEAL, 0, 0, 0, 150, 200, 1 },
+	};
+
+	(void)state;
+	/* another job counts in a bin from 100 bytes on */
+	assert_int_equal(metrics_link_overlap(it, 5, ph, 5, MODE_SHARED, bins, 3, 8, 0, 10, 100),
+			 0);
+	/* job 0 read 4000 bytes while job 1 read at most 50 a bin: no overlap on the link */
+	assert_float_equal(it[0].link_overlap, 0, EPS);
+	/* job 1: bins 3-6 (50 + 3000 bytes), bin 3 shared with job 0 */
+	assert_float_equal(it[1].link_overlap, 50.0 / 3050.0, EPS);
+	/* half of bin 6 (500 bytes) and bin 7 (none): nothing shared */
+	assert_float_equal(it[2].link_overlap, 0, EPS);
+	/* job 0 read nothing in its second phase: unknown */
+	assert_true(isnan(it[3].link_overlap));
+	assert_true(isnan(it[4].link_overlap)); /* other mode untouched */
+	/* any byte counts with a threshold of 0: job 0's bin 3 is shared now */
+	assert_int_equal(metrics_link_overlap(it, 5, ph, 5, MODE_SHARED, bins, 3, 8, 0, 10, 0), 0);
+	assert_float_equal(it[0].link_overlap, 0.25, EPS);
+	/* a later time origin moves the bins */
+	assert_int_equal(metrics_link_overlap(it, 5, ph, 5, MODE_SHARED, bins, 3, 8, 35, 10, 100),
+			 0);
+	/* job 0's phase [0, 40) covers half of bin 0 ([35, 45)): 500 bytes, none shared */
+	assert_float_equal(it[0].link_overlap, 0, EPS);
+	/* a job without bins gets no value; bad arguments fail */
+	bins[1] = NULL;
+	assert_int_equal(metrics_link_overlap(it, 5, ph, 5, MODE_SHARED, bins, 3, 8, 0, 10, 100),
+			 0);
+	assert_true(isnan(it[1].link_overlap));
+	assert_float_equal(it[0].link_overlap, 0, EPS);
+	assert_int_equal(metrics_link_overlap(it, 5, ph, 5, MODE_SHARED, bins, 3, 8, 0, 0, 100),
+			 -1);
+	assert_int_equal(metrics_link_overlap(it, 5, ph, 5, MODE_SHARED, bins, 3, 8, 0, 10, -1),
+			 -1);
 }
 
 static void test_converged(void **state)
@@ -202,6 +252,7 @@ static void test_summarize(void **state)
 
 		it[n] = rec(MODE_SHARED, 3, i, i * 1000.0, i * 1000.0 + d);
 		it[n].overlap = i < 6 ? 0.5 : 0.0;
+		it[n].link_overlap = i < 4 ? 0.3 : 0.0;
 		it[n].contended = 1;
 		it[n].drops = i < 2 ? 100 : 4;
 		it[n].marks = NAN;
@@ -224,11 +275,23 @@ static void test_summarize(void **state)
 	assert_float_equal(s[0].ideal, 250, EPS);
 	assert_float_equal(s[0].ratio, 1.2, EPS);
 	assert_int_equal(s[0].converged, 6);
+	assert_int_equal(s[0].link_converged, 4);
+	assert_true(s[0].link_known);
 	assert_int_equal(s[0].contended, 10);
 	assert_float_equal(s[0].overlap_first, 0.5, EPS);
 	assert_float_equal(s[0].overlap_last, 0.1, EPS); /* iterations 5-9 */
 	assert_float_equal(s[0].drops_per_iter, 4, EPS);
 	assert_true(isnan(s[0].marks_per_iter));
+	free(s);
+
+	/* no link record: unknown, not "never" */
+	for (unsigned i = 0; i < 10; i++)
+		it[i].link_overlap = NAN;
+	ns = metrics_summarize(it, n, &o, &s);
+	assert_int_equal(ns, 1);
+	assert_false(s[0].link_known);
+	assert_int_equal(s[0].link_converged, -1);
+	assert_int_equal(s[0].converged, 6);
 	free(s);
 
 	/* warm-up longer than the run: the last iteration is still used */
@@ -267,6 +330,7 @@ const struct CMUnitTest metrics_tests[] = {
 	cmocka_unit_test(test_intervals),
 	cmocka_unit_test(test_overlap_two_jobs),
 	cmocka_unit_test(test_overlap_multiphase_and_uncontended),
+	cmocka_unit_test(test_link_overlap),
 	cmocka_unit_test(test_converged),
 	cmocka_unit_test(test_counters),
 	cmocka_unit_test(test_summarize),

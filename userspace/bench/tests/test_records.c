@@ -52,6 +52,7 @@ static void fill(struct iter_rec *r)
 	r[0].contended = 1;
 	r[0].drops = 12;
 	r[0].marks = 0;
+	r[0].link_overlap = 0.0625;
 	r[1] = r[0];
 	r[1].mode = MODE_IDEAL;
 	r[1].iter = 0;
@@ -59,6 +60,7 @@ static void fill(struct iter_rec *r)
 	r[1].comm_ms = NAN;
 	r[1].drops = NAN;
 	r[1].marks = NAN;
+	r[1].link_overlap = NAN;
 	r[1].contended = 0;
 }
 
@@ -76,7 +78,8 @@ static void test_iterations_roundtrip(void **state)
 	assert_non_null(strstr(text, "mode,job,name,cc,iter,start_ms,end_ms,"));
 	assert_non_null(strstr(text, "\nshared,1,bench-2,mltcp_reno,7,1000.500,1251.250,"));
 	assert_non_null(strstr(text, "\nideal,1,bench-2,mltcp_reno,0,"));
-	assert_non_null(strstr(text, ",250.750,,,0,,\n")); /* iter_ms, then unknowns empty */
+	assert_non_null(strstr(text, ",250.750,,,0,,,\n")); /* iter_ms, then unknowns empty */
+	assert_non_null(strstr(text, ",0.1250,1,12.0,0.0,0.0625\n"));
 	free(text);
 	assert_int_equal(records_read_iterations_csv(f, "it.csv", &back, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 2);
@@ -94,9 +97,10 @@ static void test_iterations_roundtrip(void **state)
 	assert_int_equal(back[0].contended, 1);
 	assert_float_equal(back[0].drops, 12, 1e-9);
 	assert_float_equal(back[0].marks, 0, 1e-9);
+	assert_float_equal(back[0].link_overlap, 0.0625, 1e-9);
 	assert_int_equal(back[1].mode, MODE_IDEAL);
 	assert_true(isnan(back[1].overlap) && isnan(back[1].comm_ms) && isnan(back[1].drops) &&
-		    isnan(back[1].marks));
+		    isnan(back[1].marks) && isnan(back[1].link_overlap));
 	assert_int_equal(back[1].contended, 0);
 	free(back);
 	fclose(f);
@@ -121,6 +125,7 @@ static void test_iterations_minimal_columns(void **state)
 	assert_int_equal(r[1].iter, 1);
 	assert_string_equal(r[1].name, "");
 	assert_true(isnan(r[1].overlap));
+	assert_true(isnan(r[1].link_overlap)); /* results of builds before the column */
 	free(r);
 	fclose(f);
 }
@@ -210,16 +215,64 @@ static void test_jsonl(void **state)
 	assert_non_null(strstr(text, "{\"mode\":\"shared\",\"job\":1,\"name\":\"bench-2\","
 				     "\"cc\":\"mltcp_reno\",\"iter\":7,\"start_ms\":1000.500,"));
 	assert_non_null(strstr(text, "\"overlap\":0.1250,\"contended\":true,\"drops\":12.0,"
-				     "\"marks\":0.0}\n"));
+				     "\"marks\":0.0,\"link_overlap\":0.0625}\n"));
 	assert_non_null(strstr(text, "\"comm_ms\":null,\"overlap\":null,\"contended\":false,"
-				     "\"drops\":null,\"marks\":null}\n"));
+				     "\"drops\":null,\"marks\":null,\"link_overlap\":null}\n"));
 	free(text);
 	fclose(f);
+}
+
+static void test_share(void **state)
+{
+	FILE *f = from_text("t_ms,bench-1,bench-2\n"
+			    "100.000,80.000,0.000\n"
+			    "105.000,40.500,20.000\n"
+			    "110.000,0.000,96.000\n");
+	struct share_rec sh;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(records_read_share_csv(f, "s.csv", &sh, err, sizeof(err)), 0);
+	assert_int_equal(sh.njobs, 2);
+	assert_int_equal(sh.nbins, 3);
+	assert_float_equal(sh.t0, 100, 1e-9);
+	assert_float_equal(sh.bin_ms, 5, 1e-9);
+	assert_float_equal(sh.mbit[1 * 2 + 0], 40.5, 1e-9);
+	assert_float_equal(sh.mbit[2 * 2 + 1], 96, 1e-9);
+	free(sh.mbit);
+	fclose(f);
+
+	/* a header only: no bins, no spacing */
+	f = from_text("t_ms,a\n");
+	assert_int_equal(records_read_share_csv(f, "s.csv", &sh, err, sizeof(err)), 0);
+	assert_int_equal(sh.nbins, 0);
+	assert_true(isnan(sh.bin_ms));
+	free(sh.mbit);
+	fclose(f);
+
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "", "empty file" },
+		{ "time,a\n1,2\n", "expected a header" },
+		{ "t_ms\n1\n", "expected a header" },
+		{ "t_ms,a,b\n1,2\n", "2 fields, expected 3" },
+		{ "t_ms,a\n1,x\n", "'x' is not a valid value" },
+		{ "t_ms,a\n1,-3\n", "'-3' is not a valid value" },
+		{ "t_ms,a\n5,1\n5,2\n", "does not increase" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		f = from_text(bad[i].text);
+		assert_int_equal(records_read_share_csv(f, "s.csv", &sh, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, bad[i].msg));
+		assert_null(sh.mbit);
+		fclose(f);
+	}
 }
 
 const struct CMUnitTest records_tests[] = {
 	cmocka_unit_test(test_iterations_roundtrip), cmocka_unit_test(test_iterations_minimal_columns),
 	cmocka_unit_test(test_iterations_errors),    cmocka_unit_test(test_phases),
-	cmocka_unit_test(test_jsonl),
+	cmocka_unit_test(test_jsonl),		     cmocka_unit_test(test_share),
 };
 const size_t records_ntests = sizeof(records_tests) / sizeof(records_tests[0]);

@@ -19,7 +19,7 @@ static struct iter_rec rec(unsigned job, unsigned iter, double len)
 	r.iter = iter;
 	r.start = iter * 1000.0;
 	r.end = r.start + len;
-	r.comm_ms = r.overlap = r.drops = r.marks = NAN;
+	r.comm_ms = r.overlap = r.link_overlap = r.drops = r.marks = NAN;
 	return r;
 }
 
@@ -68,6 +68,23 @@ static void test_run_verdict(void **state)
 	assert_int_equal(v.worst_job, 1);
 	assert_int_equal(v.converged, 1);
 	assert_int_equal(v.conv_iter, 6); /* the later job decides */
+	assert_int_equal(v.link_conv_iter, VERDICT_UNKNOWN); /* no link record */
+	assert_true(isnan(verdict_link_conv_rank(&v)));
+	s[0].link_known = s[1].link_known = 1;
+	s[0].link_converged = 2;
+	s[1].link_converged = 5;
+	assert_int_equal(verdict_run(it, 20, s, 2, 1.10, &v), 0);
+	assert_int_equal(v.link_conv_iter, 5);
+	assert_float_equal(verdict_link_conv_rank(&v), 5, EPS);
+	s[0].link_converged = -1;
+	assert_int_equal(verdict_run(it, 20, s, 2, 1.10, &v), 0);
+	assert_int_equal(v.link_conv_iter, -1);
+	assert_true(isinf(verdict_link_conv_rank(&v)));
+	/* one job without a link record makes the run's unknown */
+	s[0].link_known = 0;
+	assert_int_equal(verdict_run(it, 20, s, 2, 1.10, &v), 0);
+	assert_int_equal(v.link_conv_iter, VERDICT_UNKNOWN);
+	s[0].link_known = s[1].link_known = 0;
 	/* a tighter limit fails the run; the limit is inclusive */
 	assert_int_equal(verdict_run(it, 20, s, 2, 1.05, &v), 0);
 	assert_int_equal(v.converged, 0);
@@ -107,10 +124,10 @@ static void test_summary(void **state)
 
 	(void)state;
 	for (unsigned r = 0; r < 7; r++)
-		v[r] = (struct run_verdict){ 1.00 + 0.01 * r, 0, (long)(8 - r), 1 };
-	v[7] = (struct run_verdict){ 1.09, 1, -1, 1 };
-	v[8] = (struct run_verdict){ 1.30, 1, 4, 0 };
-	v[9] = (struct run_verdict){ 1.25, 0, -1, 0 };
+		v[r] = (struct run_verdict){ 1.00 + 0.01 * r, 0, (long)(8 - r), 1, VERDICT_UNKNOWN };
+	v[7] = (struct run_verdict){ 1.09, 1, -1, 1, VERDICT_UNKNOWN };
+	v[8] = (struct run_verdict){ 1.30, 1, 4, 0, VERDICT_UNKNOWN };
+	v[9] = (struct run_verdict){ 1.25, 0, -1, 0, VERDICT_UNKNOWN };
 	assert_int_equal(verdict_summarize(v, 10, &rs), 0);
 	assert_int_equal(rs.n, 10);
 	assert_int_equal(rs.ok, 8);
@@ -126,7 +143,7 @@ static void test_summary(void **state)
 
 	/* all converged: p90 is a number */
 	for (unsigned r = 0; r < 10; r++)
-		v[r] = (struct run_verdict){ 1.02, 0, (long)r, 1 };
+		v[r] = (struct run_verdict){ 1.02, 0, (long)r, 1, VERDICT_UNKNOWN };
 	assert_int_equal(verdict_summarize(v, 10, &rs), 0);
 	assert_int_equal(rs.ok, 10);
 	assert_float_equal(rs.conv_median, 4, EPS);
@@ -138,6 +155,20 @@ static void test_summary(void **state)
 	assert_int_equal(verdict_summarize(v, 10, &rs), 0);
 	assert_int_equal(rs.ok, 4);
 	assert_true(isinf(rs.conv_median));
+
+	/* on the link: ranked like conv_iter; one run without a link record hides it */
+	for (unsigned r = 0; r < 10; r++)
+		v[r] = (struct run_verdict){ 1.02, 0, -1, 1, (long)r + 1 };
+	v[9].link_conv_iter = -1;
+	v[8].converged = 0;
+	assert_int_equal(verdict_summarize(v, 10, &rs), 0);
+	/* ranks 1..8, inf (not converged), inf (never) -> median (rank 5) 5, p90 inf */
+	assert_float_equal(rs.link_conv_median, 5, EPS);
+	assert_true(isinf(rs.link_conv_p90));
+	assert_true(isinf(rs.conv_median)); /* the application's overlap never settled */
+	v[3].link_conv_iter = VERDICT_UNKNOWN;
+	assert_int_equal(verdict_summarize(v, 10, &rs), 0);
+	assert_true(isnan(rs.link_conv_median) && isnan(rs.link_conv_p90));
 
 	/* unknown ratios are left out of the spread; no runs at all */
 	v[0].worst_ratio = NAN;
