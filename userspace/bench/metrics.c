@@ -129,6 +129,19 @@ static int cmp_phase(const void *a, const void *b)
 	return (x->phase > y->phase) - (x->phase < y->phase);
 }
 
+/* The phases of one mode into sorted[] (room for nph), ordered by cmp_phase(); their count. */
+static size_t sort_phases(const struct phase_rec *ph, size_t nph, int mode,
+			  const struct phase_rec **sorted)
+{
+	size_t ns = 0;
+
+	for (size_t i = 0; i < nph; i++)
+		if (ph[i].mode == mode)
+			sorted[ns++] = &ph[i];
+	qsort(sorted, ns, sizeof(*sorted), cmp_phase);
+	return ns;
+}
+
 /* Index of the first phase of (job, iter) in phases sorted by cmp_phase(), or where it
  * would be. */
 static size_t first_phase(const struct phase_rec **sorted, size_t ns, unsigned job,
@@ -177,10 +190,7 @@ int metrics_overlap(struct iter_rec *it, size_t nit, const struct phase_rec *ph,
 	span = malloc((njobs ? njobs : 1) * sizeof(*span));
 	if (!sorted || !others || !span)
 		goto out;
-	for (size_t i = 0; i < nph; i++)
-		if (ph[i].mode == mode)
-			sorted[ns++] = &ph[i];
-	qsort(sorted, ns, sizeof(*sorted), cmp_phase);
+	ns = sort_phases(ph, nph, mode, sorted);
 
 	for (unsigned j = 0; j < njobs; j++)
 		span[j].a = INFINITY, span[j].b = -INFINITY;
@@ -264,10 +274,7 @@ int metrics_link_overlap(struct iter_rec *it, size_t nit, const struct phase_rec
 
 	if (!shared || !sorted || !(bin_ms > 0) || !(min_other >= 0))
 		goto out;
-	for (size_t i = 0; i < nph; i++)
-		if (ph[i].mode == mode)
-			sorted[ns++] = &ph[i];
-	qsort(sorted, ns, sizeof(*sorted), cmp_phase);
+	ns = sort_phases(ph, nph, mode, sorted);
 	for (size_t i = 0; i < nit; i++)
 		if (it[i].mode == mode)
 			it[i].link_overlap = NAN;
