@@ -998,6 +998,40 @@ static inline bool mltcp_restart_due(const struct mltcp_sock *ms, int mode,
 	return mltcp_gap_ends_iter(ms, gap_us);
 }
 
+/**
+ * mltcp_restart_ssthresh() - slow-start threshold after a window restart
+ * @ssthresh: the socket's slow-start threshold
+ * @cwnd_before: the window the restart lowers (the one the last phase
+ *	ended with)
+ * @open: the socket is in TCP_CA_Open or TCP_CA_Disorder (no reduction
+ *	in progress)
+ *
+ * The restart sends each phase back to the initial window, and slow start
+ * then brings it back only as far as ssthresh.  Left alone, ssthresh keeps
+ * the value the connection's first losses gave it for the whole run: where
+ * no loss follows (a FIFO on the senders' own NIC, whose backpressure TCP
+ * small queues absorb) nothing raises it again, and a connection whose
+ * first losses left it below the path's BDP slow-starts each phase to that
+ * low threshold and crawls the rest of the way in congestion avoidance; in
+ * the +10 ms cell such connections were exactly the runs whose job fell
+ * behind (bench/ANALYSIS.md).  The threshold therefore climbs to the
+ * window the last phase reached, as RFC 7661 and Linux's own idle restart
+ * (tcp_cwnd_restart(), three quarters of it) keep a window's memory across
+ * an idle period: the restart delays the window a phase reaches, it does
+ * not lower it.  Slow start stops at ssthresh, so the flow does not
+ * overshoot a window it has not already held; a loss on the way cuts
+ * ssthresh as before.  During a reduction (CWR, Recovery, Loss) it is left
+ * as it is, as tcp_current_ssthresh() does.
+ *
+ * Return: the threshold to use from the restart on.
+ */
+static inline u32 mltcp_restart_ssthresh(u32 ssthresh, u32 cwnd_before, bool open)
+{
+	if (!open || cwnd_before <= ssthresh)
+		return ssthresh;
+	return cwnd_before;
+}
+
 /*
  * MLTCP_YIELD_QDELAY_US: the least queueing delay (an RTT sample above the
  * path's minimum RTT) that a restarted flow takes for another flow's queue:

@@ -644,6 +644,36 @@ static void test_restart_due(void **state)
 	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 150000, thr));
 }
 
+/*
+ * The restart keeps the window's memory in ssthresh: the threshold climbs to
+ * the window the last phase ended with, never falls, and stays put during a
+ * reduction.
+ */
+static void test_restart_ssthresh(void **state)
+{
+	u32 ssthresh = 57;
+	int phase;
+
+	(void)state;
+	/* a threshold the first losses left below the window: raised to it */
+	assert_int_equal(mltcp_restart_ssthresh(57, 72, true), 72);
+	/* a window below the threshold (a phase ended in slow start): unchanged */
+	assert_int_equal(mltcp_restart_ssthresh(120, 72, true), 120);
+	assert_int_equal(mltcp_restart_ssthresh(72, 72, true), 72);
+	/* the initial, infinite threshold stays infinite */
+	assert_int_equal(mltcp_restart_ssthresh(0x7fffffffU, 500, true), 0x7fffffffU);
+	/* during CWR, Recovery or Loss: untouched */
+	assert_int_equal(mltcp_restart_ssthresh(57, 72, false), 57);
+	/*
+	 * Phase after phase without a loss, each phase growing the window by
+	 * a few segments in congestion avoidance: the threshold follows the
+	 * window up instead of staying at 57.
+	 */
+	for (phase = 0; phase < 5; phase++)
+		ssthresh = mltcp_restart_ssthresh(ssthresh, ssthresh + 15, true);
+	assert_int_equal(ssthresh, 57 + 5 * 15);
+}
+
 /* With given marks the window restarts at the first transmission after a mark only. */
 static void test_restart_given(void **state)
 {
@@ -755,6 +785,7 @@ int main(void)
 		cmocka_unit_test(test_tiebreak_init),
 		cmocka_unit_test(test_restart_due),
 		cmocka_unit_test(test_restart_given),
+		cmocka_unit_test(test_restart_ssthresh),
 		cmocka_unit_test(test_queue_seen),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_ratio_from_socket),
