@@ -15,6 +15,10 @@
 # from bookworm and bookworm-security; a KVER that no configured source serves (an
 # older 6.12 build, e.g. 6.12.95+deb12-amd64) from bookworm-backports, which this
 # script then adds as /etc/apt/sources.list.d/mltcp-bookworm-backports.sources.
+#
+# QEMU: 10.0 or later (bookworm-backports on Debian 12, whose own 7.2 is older). Under
+# QEMU 7.2's TCG, 6.12 guests died now and then in the network receive path with
+# impossible saved register frames (bench/RESULTS.md, "The 6.12 guest crashes").
 set -euo pipefail
 
 mode=--install
@@ -50,7 +54,7 @@ resolve() {
 resolve || need_update=1
 
 pkgs=(
-	build-essential bc kmod cpio xz-utils busybox-static qemu-system-x86 qemu-utils
+	build-essential bc kmod cpio xz-utils busybox-static
 	iproute2 iputils-ping iperf3 jq procps util-linux ethtool python3
 	pkg-config libcmocka-dev libmnl-dev sparse gnuplot-nox
 	# PyTorch DDP over gloo: mltcp.torch tests, selftests/long/ddp_*, scripts/bench-ddp
@@ -63,6 +67,17 @@ pkgs=(
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
+# The QEMU the guests need (see the header) and where Debian 12 has it.
+qemu_min=1:10.0
+qemu_ok() {
+	local p v
+	for p in qemu-system-x86 qemu-utils; do
+		installed "$p" || return 1
+		v=$(dpkg-query -W -f='${Version}' "$p")
+		dpkg --compare-versions "$v" ge "$qemu_min" || return 1
+	done
+}
+
 missing_list() {
 	local p k
 	for p in "${pkgs[@]}"; do
@@ -71,6 +86,7 @@ missing_list() {
 	for k in "${kvers[@]}"; do
 		installed "linux-headers-$k" || echo "linux-headers-$k"
 	done
+	qemu_ok || echo "qemu-system-x86(>=$qemu_min)"
 }
 
 missing=$(missing_list)
@@ -93,8 +109,7 @@ resolve || true
 served() { [ -n "$(apt-cache madison "linux-headers-$1" 2>/dev/null)" ]; }
 unserved=0
 for k in "${kvers[@]}"; do served "$k" || unserved=1; done
-if { [ $unserved = 1 ] || [ ${#kvers[@]} = 0 ]; } && [ ! -e "$backports" ]; then
-	echo "deps: adding bookworm-backports ($backports)" >&2
+add_backports() {
 	cat >"$backports" <<'SRC'
 Types: deb
 URIs: http://deb.debian.org/debian
@@ -103,6 +118,10 @@ Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
 	apt-get update -q >&2
+}
+if { [ $unserved = 1 ] || [ ${#kvers[@]} = 0 ]; } && [ ! -e "$backports" ]; then
+	echo "deps: adding bookworm-backports ($backports)" >&2
+	add_backports
 	resolve || true
 fi
 if [ ${#kvers[@]} = 0 ]; then
@@ -112,7 +131,20 @@ fi
 for k in "${kvers[@]}"; do
 	served "$k" || { echo "deps: Debian serves no linux-headers-$k" >&2; exit 1; }
 done
-missing=$(missing_list)
+if ! qemu_ok; then
+	# Debian 12's own QEMU is 7.2: take bookworm-backports' where that is the newer one.
+	qemu_from=()
+	if ! dpkg --compare-versions "$(apt-cache policy qemu-system-x86 |
+		sed -n 's/^ *Candidate: //p')" ge "$qemu_min" && [ ! -e "$backports" ]; then
+		echo "deps: adding bookworm-backports for QEMU $qemu_min or later ($backports)" >&2
+		add_backports
+	fi
+	[ -e "$backports" ] && qemu_from=(-t bookworm-backports)
+	echo "deps: installing QEMU (>= $qemu_min) ${qemu_from[*]}" >&2
+	apt-get install -y -q --no-install-recommends "${qemu_from[@]}" \
+		qemu-system-x86 qemu-utils >&2
+fi
+missing=$(missing_list | grep -v '^qemu-system-x86(' || true)
 if [ -n "$missing" ]; then
 	echo "deps: installing:" $missing >&2
 	# shellcheck disable=SC2086

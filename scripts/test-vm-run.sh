@@ -1,10 +1,10 @@
 #!/bin/bash
-# The bench's own tests: scripts/vm-run must report the guest kernel it booted, pass
-# a command's failure through, and fail a run on a kernel warning, a taint, a timeout
-# and a selftest that dies without TAP; a second run must re-use the cached kernel; a
-# checkout under /tmp (in a path with spaces) or /root, which the guest covers with
-# tmpfs, must stay visible and its build/ writable. Prints TAP. Each case is one guest
-# boot (~10 s under TCG).
+# The bench's own tests: scripts/vm-run must report the guest kernel it booted and the
+# QEMU that ran it, pass a command's failure through, and fail a run on a kernel
+# warning, a taint, a timeout and a selftest that dies without TAP; a second run must
+# re-use the cached kernel; a checkout under /tmp (in a path with spaces) or /root,
+# which the guest covers with tmpfs, must stay visible and its build/ writable. Prints
+# TAP. Each case is one guest boot (~10 s under TCG).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -28,11 +28,17 @@ trap 'rm -f "$out"; for c in "${copies[@]}"; do rm -rf "$c"; done' EXIT
 vm() { scripts/vm-run "$@" >"$out" 2>&1; }
 
 echo "TAP version 13"
-echo "1..9"
+echo "1..10"
 vm -- uname -r
 rc=$?
 [ $rc = 0 ] && grep -qx "$kver" "$out"
 result "the guest boots kernel $kver and runs a command" $?
+
+# scripts/deps.sh installs QEMU 10 or later: 6.12 guests under 7.2's TCG crashed now
+# and then (bench/RESULTS.md), and every figure names the emulator that made it.
+qemu=$(sed -n 's/^vm-run: QEMU emulator version \([0-9]*\)\..*/\1/p' "$out")
+[ "${qemu:-0}" -ge 10 ]
+result "vm-run names its emulator, QEMU ${qemu:-?} (10 or later, as scripts/deps.sh installs)" $?
 
 vm -- true
 ! grep -Eq 'vm-run: (fetching|building)' "$out"
