@@ -351,10 +351,10 @@ static __always_inline void mltcp_bpf_cwnd_event(struct sock *sk, enum tcp_ca_ev
 		u32 before = tcp_snd_cwnd(tp);
 		bool open = BPF_CORE_READ_BITFIELD(inet_csk(sk), icsk_ca_state) < TCP_CA_CWR;
 
-		if (w < before) {
-			tp->snd_ssthresh = mltcp_restart_ssthresh(tp->snd_ssthresh, before, open);
+		tp->snd_ssthresh = mltcp_restart_ssthresh(mltcp_ms(st), tp->snd_ssthresh, before,
+							  open);
+		if (w < before)
 			tp->snd_cwnd = w;
-		}
 		mltcp_yield_begin(mltcp_ms(st), mltcp_send_gap_us(tp, p.hz));
 	}
 	if (mltcp_on_tx_start(mltcp_ms(st), tp->bytes_acked, tp->snd_nxt - tp->snd_una,
@@ -421,11 +421,12 @@ static __always_inline u32 mltcp_bpf_decrease(struct sock *sk, u32 cwnd, u32 red
 	struct mltcp_bpf_sock *st;
 	struct mltcp_bpf_p p;
 
-	mltcp_get_params(&p);
-	if (!p.decrease)
-		return reduced;
 	st = mltcp_state(sk);
 	if (!st)
+		return reduced;
+	mltcp_note_cut(mltcp_ms(st));
+	mltcp_get_params(&p);
+	if (!p.decrease)
 		return reduced;
 	return mltcp_soften_cut(cwnd, reduced,
 				mltcp_sock_f_q10(mltcp_ms(st), p.mode, p.fparams, p.stagger,
