@@ -562,18 +562,13 @@ static u32 mltcp_initial_window(struct sock *sk)
 	return min(w ? w : TCP_INIT_CWND, tp->snd_cwnd_clamp);
 }
 
-/*
- * A new iteration's first transmission: see mltcp_restart_due() for the
- * restart and mltcp_restart_ssthresh() for the threshold it leaves.
- */
+/* A new iteration's first transmission: see mltcp_restart_due(). */
 static void mltcp_restart_window(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 before = tcp_snd_cwnd(tp);
 	u32 w = mltcp_initial_window(sk);
 
-	tp->snd_ssthresh = mltcp_restart_ssthresh(mltcp_sk(sk), tp->snd_ssthresh, before,
-						  inet_csk(sk)->icsk_ca_state < TCP_CA_CWR);
 	if (w >= before)
 		return;
 	tcp_snd_cwnd_set(tp, w);
@@ -708,8 +703,7 @@ EXPORT_SYMBOL_GPL(mltcp_reno_cong_avoid);
  * off less (the MLTCP papers note the principle applies to the decrease;
  * over a tail-drop queue Reno and CUBIC only interleave with it).  Off, or
  * with F = 1, @reduced is returned unchanged.  Runs once per congestion
- * event, not per ACK, and notes the event for the next iteration's restart
- * (mltcp_note_cut(), mltcp_restart_ssthresh()).
+ * event, not per ACK.
  *
  * Return: the window to use as ssthresh.
  */
@@ -717,7 +711,6 @@ u32 mltcp_decrease(struct sock *sk, u32 cwnd, u32 reduced)
 {
 	struct mltcp_sock *ms = mltcp_sk(sk);
 
-	mltcp_note_cut(ms);
 	if (!READ_ONCE(mltcp_scale_decrease))
 		return reduced;
 	return mltcp_soften_cut(cwnd, reduced,

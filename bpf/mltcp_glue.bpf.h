@@ -348,12 +348,8 @@ static __always_inline void mltcp_bpf_cwnd_event(struct sock *sk, enum tcp_ca_ev
 			      mltcp_send_gap_us(tp, p.hz), thresh)) {
 		u32 w = tp->snd_cwnd_clamp < MLTCP_BPF_INIT_CWND ? tp->snd_cwnd_clamp :
 			MLTCP_BPF_INIT_CWND;
-		u32 before = tcp_snd_cwnd(tp);
-		bool open = BPF_CORE_READ_BITFIELD(inet_csk(sk), icsk_ca_state) < TCP_CA_CWR;
 
-		tp->snd_ssthresh = mltcp_restart_ssthresh(mltcp_ms(st), tp->snd_ssthresh, before,
-							  open);
-		if (w < before)
+		if (w < tcp_snd_cwnd(tp))
 			tp->snd_cwnd = w;
 		mltcp_yield_begin(mltcp_ms(st), mltcp_send_gap_us(tp, p.hz));
 	}
@@ -421,12 +417,11 @@ static __always_inline u32 mltcp_bpf_decrease(struct sock *sk, u32 cwnd, u32 red
 	struct mltcp_bpf_sock *st;
 	struct mltcp_bpf_p p;
 
-	st = mltcp_state(sk);
-	if (!st)
-		return reduced;
-	mltcp_note_cut(mltcp_ms(st));
 	mltcp_get_params(&p);
 	if (!p.decrease)
+		return reduced;
+	st = mltcp_state(sk);
+	if (!st)
 		return reduced;
 	return mltcp_soften_cut(cwnd, reduced,
 				mltcp_sock_f_q10(mltcp_ms(st), p.mode, p.fparams, p.stagger,

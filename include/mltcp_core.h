@@ -130,7 +130,6 @@ enum mltcp_mode {
 #define MLTCP_SF_TIEBREAK_GIVEN	0x08	/* tiebreak set by control plane */
 #define MLTCP_SF_MARK_PENDING	0x10	/* a mark since the last TX_START */
 #define MLTCP_SF_YIELD		0x20	/* restarted; holds while others queue */
-#define MLTCP_SF_CUT		0x40	/* a congestion event since the last restart */
 
 /**
  * struct mltcp_sock - per-socket MLTCP state (56 bytes)
@@ -997,60 +996,6 @@ static inline bool mltcp_restart_due(const struct mltcp_sock *ms, int mode,
 	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
 		return ms->flags & MLTCP_SF_MARK_PENDING;
 	return mltcp_gap_ends_iter(ms, gap_us);
-}
-
-/**
- * mltcp_note_cut() - a congestion event (loss, ECN, RTO) cut the window
- * @ms: socket state
- *
- * Called from the algorithms' ssthresh callbacks (mltcp_decrease()); the
- * next restart reads it (mltcp_restart_ssthresh()).
- */
-static inline void mltcp_note_cut(struct mltcp_sock *ms)
-{
-	ms->flags |= MLTCP_SF_CUT;
-}
-
-/**
- * mltcp_restart_ssthresh() - slow-start threshold at an iteration's restart
- * @ms: socket state; its congestion-event flag is consumed
- * @ssthresh: the socket's slow-start threshold
- * @cwnd_before: the window the restart lowers (the one the last phase
- *	ended with)
- * @open: the socket is in TCP_CA_Open or TCP_CA_Disorder (no reduction
- *	in progress)
- *
- * The restart sends each phase back to the initial window, and slow start
- * then brings it back only as far as ssthresh.  Left alone, ssthresh keeps
- * the value the connection's last congestion event gave it.  Where no loss
- * follows (a FIFO on the senders' own NIC, whose backpressure TCP small
- * queues absorb) that is the connection's first losses for the whole run,
- * and a connection they left below the path's BDP slow-starts each phase to
- * that low threshold and crawls the rest of the way in congestion avoidance;
- * in the +10 ms cell such connections were exactly the runs whose job fell
- * behind (bench/ANALYSIS.md).  So when the phase that just ended met no
- * congestion event, the threshold climbs to the window that phase reached:
- * a window the path carried without a signal, kept across the compute gap
- * as RFC 7661 and Linux's own idle restart (tcp_cwnd_restart(), three
- * quarters of it) keep a window's memory across an idle period.  Slow start
- * stops at ssthresh, so the flow does not overshoot a window it has not
- * already held.  A phase that met a loss or an ECN cut already has a fresh
- * threshold from that signal, and keeps it: there, raising it only made
- * the next phase's slow start overshoot into more drops (session 17's A/B,
- * bench/ANALYSIS.md).  During a reduction (CWR, Recovery, Loss) it is left
- * as it is, as tcp_current_ssthresh() does.
- *
- * Return: the threshold to use from the restart on.
- */
-static inline u32 mltcp_restart_ssthresh(struct mltcp_sock *ms, u32 ssthresh,
-					 u32 cwnd_before, bool open)
-{
-	bool cut = ms->flags & MLTCP_SF_CUT;
-
-	ms->flags &= (u8)~MLTCP_SF_CUT;
-	if (!open || cut || cwnd_before <= ssthresh)
-		return ssthresh;
-	return cwnd_before;
 }
 
 /*

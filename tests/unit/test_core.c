@@ -644,53 +644,6 @@ static void test_restart_due(void **state)
 	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 150000, thr));
 }
 
-/*
- * The restart keeps the window's memory in ssthresh: after a phase without a
- * congestion event the threshold climbs to the window that phase ended with;
- * it never falls, stays put after a phase with a cut or during a reduction,
- * and each restart consumes the cut.
- */
-static void test_restart_ssthresh(void **state)
-{
-	struct mltcp_sock ms = new_sock(0);
-	u32 ssthresh = 57;
-	int phase;
-
-	(void)state;
-	/* a threshold the first losses left below the window: raised to it */
-	assert_int_equal(mltcp_restart_ssthresh(&ms, 57, 72, true), 72);
-	/* a window below the threshold (a phase ended in slow start): unchanged */
-	assert_int_equal(mltcp_restart_ssthresh(&ms, 120, 72, true), 120);
-	assert_int_equal(mltcp_restart_ssthresh(&ms, 72, 72, true), 72);
-	/* the initial, infinite threshold stays infinite */
-	assert_int_equal(mltcp_restart_ssthresh(&ms, 0x7fffffffU, 500, true), 0x7fffffffU);
-	/* during CWR, Recovery or Loss: untouched */
-	assert_int_equal(mltcp_restart_ssthresh(&ms, 57, 72, false), 57);
-	/* a phase with a congestion event keeps the threshold that event set ... */
-	mltcp_note_cut(&ms);
-	assert_true(ms.flags & MLTCP_SF_CUT);
-	assert_int_equal(mltcp_restart_ssthresh(&ms, 57, 72, true), 57);
-	/* ... and the restart consumed it: the next clean phase climbs */
-	assert_false(ms.flags & MLTCP_SF_CUT);
-	assert_int_equal(mltcp_restart_ssthresh(&ms, 57, 72, true), 72);
-	/* a reduction in progress also consumes it */
-	mltcp_note_cut(&ms);
-	assert_int_equal(mltcp_restart_ssthresh(&ms, 57, 72, false), 57);
-	assert_false(ms.flags & MLTCP_SF_CUT);
-	/*
-	 * Phase after phase without a loss, each phase growing the window by
-	 * a few segments in congestion avoidance: the threshold follows the
-	 * window up instead of staying at 57.
-	 */
-	for (phase = 0; phase < 5; phase++)
-		ssthresh = mltcp_restart_ssthresh(&ms, ssthresh, ssthresh + 15, true);
-	assert_int_equal(ssthresh, 57 + 5 * 15);
-	/* other flags are left alone */
-	ms.flags |= MLTCP_SF_YIELD | MLTCP_SF_CUT;
-	mltcp_restart_ssthresh(&ms, 57, 72, true);
-	assert_int_equal(ms.flags & (MLTCP_SF_YIELD | MLTCP_SF_CUT), MLTCP_SF_YIELD);
-}
-
 /* With given marks the window restarts at the first transmission after a mark only. */
 static void test_restart_given(void **state)
 {
@@ -802,7 +755,6 @@ int main(void)
 		cmocka_unit_test(test_tiebreak_init),
 		cmocka_unit_test(test_restart_due),
 		cmocka_unit_test(test_restart_given),
-		cmocka_unit_test(test_restart_ssthresh),
 		cmocka_unit_test(test_queue_seen),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_ratio_from_socket),
