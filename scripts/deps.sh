@@ -18,7 +18,8 @@
 #
 # QEMU: 10.0 or later (bookworm-backports on Debian 12, whose own 7.2 is older). Under
 # QEMU 7.2's TCG, 6.12 guests died now and then in the network receive path with
-# impossible saved register frames (bench/RESULTS.md, "The 6.12 guest crashes").
+# impossible saved register frames (bench/RESULTS.md, session 17, "The 6.12 guest
+# crashes").
 set -euo pipefail
 
 mode=--install
