@@ -562,15 +562,22 @@ static u32 mltcp_initial_window(struct sock *sk)
 	return min(w ? w : TCP_INIT_CWND, tp->snd_cwnd_clamp);
 }
 
-/* A new iteration's first transmission: see mltcp_restart_due(). */
+/*
+ * A new iteration's first transmission: see mltcp_restart_due() for the
+ * restart and mltcp_restart_ssthresh() for the threshold it leaves.
+ */
 static void mltcp_restart_window(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 before = tcp_snd_cwnd(tp);
 	u32 w = mltcp_initial_window(sk);
+	u32 bdp;
 
 	if (w >= before)
 		return;
+	bdp = mltcp_path_bdp(tp->rate_delivered, tp->rate_interval_us, tcp_min_rtt(tp));
+	tp->snd_ssthresh = mltcp_restart_ssthresh(tp->snd_ssthresh, before, bdp,
+						  inet_csk(sk)->icsk_ca_state < TCP_CA_CWR);
 	tcp_snd_cwnd_set(tp, w);
 	tp->snd_cwnd_stamp = tcp_jiffies32;
 	trace_mltcp_restart(sk, before, w);

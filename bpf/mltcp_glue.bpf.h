@@ -348,9 +348,17 @@ static __always_inline void mltcp_bpf_cwnd_event(struct sock *sk, enum tcp_ca_ev
 			      mltcp_send_gap_us(tp, p.hz), thresh)) {
 		u32 w = tp->snd_cwnd_clamp < MLTCP_BPF_INIT_CWND ? tp->snd_cwnd_clamp :
 			MLTCP_BPF_INIT_CWND;
+		u32 before = tcp_snd_cwnd(tp);
+		bool open = BPF_CORE_READ_BITFIELD(inet_csk(sk), icsk_ca_state) < TCP_CA_CWR;
 
-		if (w < tcp_snd_cwnd(tp))
+		if (w < before) {
+			u32 bdp = mltcp_path_bdp(tp->rate_delivered, tp->rate_interval_us,
+						 tp->rtt_min.s[0].v);
+
+			tp->snd_ssthresh = mltcp_restart_ssthresh(tp->snd_ssthresh, before,
+								  bdp, open);
 			tp->snd_cwnd = w;
+		}
 		mltcp_yield_begin(mltcp_ms(st), mltcp_send_gap_us(tp, p.hz));
 	}
 	if (mltcp_on_tx_start(mltcp_ms(st), tp->bytes_acked, tp->snd_nxt - tp->snd_una,

@@ -998,6 +998,66 @@ static inline bool mltcp_restart_due(const struct mltcp_sock *ms, int mode,
 	return mltcp_gap_ends_iter(ms, gap_us);
 }
 
+/**
+ * mltcp_path_bdp() - the path's BDP in segments, from a delivery-rate sample
+ * @delivered: segments delivered over the sample's interval
+ * @interval_us: the sample's interval (0 = no sample)
+ * @min_rtt_us: the path's minimum RTT (~0U = unknown)
+ *
+ * The sample is the one TCP keeps for tcp_info's delivery rate
+ * (tp->rate_delivered over tp->rate_interval_us: the latest sample not
+ * limited by the application, or a higher one), so the tail of a phase,
+ * when the sender ran out of data, does not lower it.  It measures at most
+ * the bottleneck's rate, and only the flow's share of it, so the product
+ * errs low, never above the path's BDP.
+ *
+ * Return: delivered * min_rtt / interval, 0 when either is unknown.
+ */
+static inline u32 mltcp_path_bdp(u32 delivered, u32 interval_us, u32 min_rtt_us)
+{
+	if (!interval_us || min_rtt_us == ~0U)
+		return 0;
+	return (u32)div64_u64((u64)delivered * min_rtt_us, interval_us);
+}
+
+/**
+ * mltcp_restart_ssthresh() - slow-start threshold after a window restart
+ * @ssthresh: the socket's slow-start threshold
+ * @cwnd_before: the window the restart lowers (the one the last phase
+ *	ended with)
+ * @bdp: the path's BDP as the last delivery-rate sample measured it
+ *	(mltcp_path_bdp()), 0 = unknown
+ * @open: the socket is in TCP_CA_Open or TCP_CA_Disorder (no reduction
+ *	in progress)
+ *
+ * The restart sends each phase back to the initial window, and slow start
+ * then brings it back only as far as ssthresh.  Left alone, ssthresh keeps
+ * the value the connection's first losses gave it for the whole run: where
+ * no loss follows (a FIFO on the senders' own NIC, whose backpressure TCP
+ * small queues absorb) nothing raises it again, and a connection whose
+ * first losses left it below the path's BDP slow-starts each phase to that
+ * low threshold and crawls the rest of the way in congestion avoidance: a
+ * job slower than its partner by a third, every phase (bench/ANALYSIS.md).
+ * So the threshold climbs towards the window the last phase reached, as
+ * RFC 7661 keeps a window's memory across an idle period, but no higher
+ * than the path's BDP: a window a phase reached over a full buffer (Reno's
+ * sawtooth behind a router) would send every slow start into that buffer,
+ * while a slow start that stops at the BDP fills the pipe and no queue.
+ * During a reduction (CWR, Recovery, Loss) it is left as it is, as
+ * tcp_current_ssthresh() does.
+ *
+ * Return: the threshold to use from the restart on.
+ */
+static inline u32 mltcp_restart_ssthresh(u32 ssthresh, u32 cwnd_before, u32 bdp,
+					 bool open)
+{
+	u32 target = cwnd_before < bdp ? cwnd_before : bdp;
+
+	if (!open || target <= ssthresh)
+		return ssthresh;
+	return target;
+}
+
 /*
  * MLTCP_YIELD_QDELAY_US: the least queueing delay (an RTT sample above the
  * path's minimum RTT) that a restarted flow takes for another flow's queue:

@@ -644,6 +644,58 @@ static void test_restart_due(void **state)
 	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 150000, thr));
 }
 
+/*
+ * The restart keeps the window's memory in ssthresh: the threshold climbs to
+ * the window the last phase ended with, never falls, and stays put during a
+ * reduction.
+ */
+static void test_restart_ssthresh(void **state)
+{
+	u32 ssthresh = 57;
+	int phase;
+
+	(void)state;
+	/* a threshold the first losses left below the window: raised to it */
+	assert_int_equal(mltcp_restart_ssthresh(57, 72, 86, true), 72);
+	/* a window below the threshold (a phase ended in slow start): unchanged */
+	assert_int_equal(mltcp_restart_ssthresh(120, 72, 86, true), 120);
+	assert_int_equal(mltcp_restart_ssthresh(72, 72, 86, true), 72);
+	/* a window over a full buffer: the climb stops at the path's BDP */
+	assert_int_equal(mltcp_restart_ssthresh(60, 170, 86, true), 86);
+	/* no rate sample (BDP 0) or a threshold above the BDP: unchanged */
+	assert_int_equal(mltcp_restart_ssthresh(57, 72, 0, true), 57);
+	assert_int_equal(mltcp_restart_ssthresh(100, 170, 86, true), 100);
+	/* the initial, infinite threshold stays infinite */
+	assert_int_equal(mltcp_restart_ssthresh(0x7fffffffU, 500, 86, true), 0x7fffffffU);
+	/* during CWR, Recovery or Loss: untouched */
+	assert_int_equal(mltcp_restart_ssthresh(57, 72, 86, false), 57);
+	/*
+	 * Phase after phase without a loss, each phase growing the window by
+	 * a few segments in congestion avoidance: the threshold follows the
+	 * window up to the BDP instead of staying at 57.
+	 */
+	for (phase = 0; phase < 4; phase++)
+		ssthresh = mltcp_restart_ssthresh(ssthresh, ssthresh + 15, 120, true);
+	assert_int_equal(ssthresh, 57 + 4 * 15);
+	ssthresh = mltcp_restart_ssthresh(ssthresh, ssthresh + 15, 120, true);
+	assert_int_equal(ssthresh, 120);
+}
+
+/* The BDP from a delivery-rate sample: delivered * min_rtt / interval. */
+static void test_path_bdp(void **state)
+{
+	(void)state;
+	/* 86 segments over 10.5 ms at a 10.5 ms minimum RTT */
+	assert_int_equal(mltcp_path_bdp(86, 10500, 10500), 86);
+	/* half the rate: half the BDP */
+	assert_int_equal(mltcp_path_bdp(43, 10500, 10500), 43);
+	/* a sample over two RTTs */
+	assert_int_equal(mltcp_path_bdp(172, 21000, 10500), 86);
+	/* no sample, no minimum RTT */
+	assert_int_equal(mltcp_path_bdp(86, 0, 10500), 0);
+	assert_int_equal(mltcp_path_bdp(86, 10500, ~0U), 0);
+}
+
 /* With given marks the window restarts at the first transmission after a mark only. */
 static void test_restart_given(void **state)
 {
@@ -755,6 +807,8 @@ int main(void)
 		cmocka_unit_test(test_tiebreak_init),
 		cmocka_unit_test(test_restart_due),
 		cmocka_unit_test(test_restart_given),
+		cmocka_unit_test(test_restart_ssthresh),
+		cmocka_unit_test(test_path_bdp),
 		cmocka_unit_test(test_queue_seen),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_ratio_from_socket),
