@@ -1007,9 +1007,10 @@ static inline bool mltcp_restart_due(const struct mltcp_sock *ms, int mode,
  * The sample is the one TCP keeps for tcp_info's delivery rate
  * (tp->rate_delivered over tp->rate_interval_us: the latest sample not
  * limited by the application, or a higher one), so the tail of a phase,
- * when the sender ran out of data, does not lower it.  It measures at most
- * the bottleneck's rate, and only the flow's share of it, so the product
- * errs low, never above the path's BDP.
+ * when the sender ran out of data, does not lower it.  It measures about
+ * the bottleneck's rate at most (tcp_rate.c divides by the longer of the
+ * send and ACK intervals, so ACK compression does not inflate it), and
+ * only the flow's share of it, so the product errs low rather than high.
  *
  * Return: delivered * min_rtt / interval, 0 when either is unknown.
  */
