@@ -349,11 +349,13 @@ static __always_inline void mltcp_bpf_cwnd_event(struct sock *sk, enum tcp_ca_ev
 		u32 w = tp->snd_cwnd_clamp < MLTCP_BPF_INIT_CWND ? tp->snd_cwnd_clamp :
 			MLTCP_BPF_INIT_CWND;
 		u32 before = tcp_snd_cwnd(tp);
-		bool open = BPF_CORE_READ_BITFIELD(inet_csk(sk), icsk_ca_state) < TCP_CA_CWR;
 
+		/* as mltcp_restart_window() in mltcp_core.c */
 		if (w < before) {
 			u32 bdp = mltcp_path_bdp(tp->rate_delivered, tp->rate_interval_us,
 						 tp->rtt_min.s[0].v);
+			bool open = BPF_CORE_READ_BITFIELD(inet_csk(sk), icsk_ca_state) <
+				    TCP_CA_CWR;
 
 			tp->snd_ssthresh = mltcp_restart_ssthresh(tp->snd_ssthresh, before,
 								  bdp, open);
