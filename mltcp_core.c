@@ -613,7 +613,7 @@ void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	if (mltcp_restart_due(ms, READ_ONCE(mltcp_mode), READ_ONCE(mltcp_fparams),
 			      outstanding, gap, thresh)) {
 		mltcp_restart_window(sk);
-		mltcp_yield_begin(ms, gap);
+		mltcp_yield_begin(ms, gap, mltcp_clock_ms());
 	}
 	ref = ms->gap_q8;
 	bursts = ms->bursts;

@@ -361,7 +361,7 @@ static __always_inline void mltcp_bpf_cwnd_event(struct sock *sk, enum tcp_ca_ev
 								  bdp, open);
 			tp->snd_cwnd = w;
 		}
-		mltcp_yield_begin(mltcp_ms(st), mltcp_send_gap_us(tp, p.hz));
+		mltcp_yield_begin(mltcp_ms(st), mltcp_send_gap_us(tp, p.hz), mltcp_clock_ms());
 	}
 	if (mltcp_on_tx_start(mltcp_ms(st), tp->bytes_acked, tp->snd_nxt - tp->snd_una,
 			      mltcp_send_gap_us(tp, p.hz), thresh) == MLTCP_EV_LEARNED) {

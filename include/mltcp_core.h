@@ -1099,14 +1099,25 @@ static inline bool mltcp_queue_seen(u32 rtt_us, u32 min_rtt_us)
  * mltcp_yield_begin() - a restarted window starts yielding
  * @ms: socket state
  * @gap_us: the idle gap that preceded the restart
+ * @now_ms: the caller's millisecond clock (the one @ms->start_ms is in)
  *
  * With given marks the learner keeps no gap: the restart's gap becomes
- * the reference that bounds the yield (mltcp_yield_holds()).
+ * the reference that bounds the yield (mltcp_yield_holds()).  The bound is
+ * measured from @ms->start_ms, which a learned iteration sets at this very
+ * restart but a given mark sets when the job marks the iteration, before
+ * its compute: the reference then also covers the time from the mark to
+ * this restart, so that the yield may last as long as the gap from the
+ * restart on, as it does for learned iterations (the time since the mark
+ * alone would have used up the bound before the yield began).
  */
-static inline void mltcp_yield_begin(struct mltcp_sock *ms, u32 gap_us)
+static inline void mltcp_yield_begin(struct mltcp_sock *ms, u32 gap_us, u32 now_ms)
 {
-	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
-		ms->gap_q8 = mltcp_gap_q8(gap_us);
+	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN) {
+		u32 since_mark_ms = now_ms - ms->start_ms;
+		u64 ref_us = (u64)gap_us + (u64)since_mark_ms * 1000U;
+
+		ms->gap_q8 = mltcp_gap_q8(ref_us < 0xffffffffU ? (u32)ref_us : 0xffffffffU);
+	}
 	ms->flags |= MLTCP_SF_YIELD;
 }
 

@@ -772,7 +772,7 @@ static void test_yield(void **state)
 	/* learned: the gap reference (200 ms) bounds the hold */
 	mltcp_set_size(&ms, 4 * MB);
 	assert_true(mltcp_learn_gap(&ms, 200000, MB));
-	mltcp_yield_begin(&ms, 200000);
+	mltcp_yield_begin(&ms, 200000, 0);
 	assert_true(ms.flags & MLTCP_SF_YIELD);
 	assert_true(mltcp_yield_holds(&ms, 10000, 100, 0));
 	assert_true(mltcp_yield_holds(&ms, 10000, 100, 150));
@@ -781,21 +781,32 @@ static void test_yield(void **state)
 	assert_false(ms.flags & MLTCP_SF_YIELD);
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 170));
 	/* a queue that never drains: released after about the iteration gap */
-	mltcp_yield_begin(&ms, 200000);
+	mltcp_yield_begin(&ms, 200000, 0);
 	assert_true(mltcp_yield_holds(&ms, 10000, 100, 190));
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 230));
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 1));
 	/* no gap reference (no learned iteration gap yet): no hold */
 	ms = new_sock(0);
-	mltcp_yield_begin(&ms, 200000);
+	mltcp_yield_begin(&ms, 200000, 0);
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 0));
 	/* given marks: the restart's own gap is the reference */
 	ms = new_sock(0);
 	mltcp_iter_begin(&ms, 0, 0, 4 * MB);
 	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 100000, thr));
-	mltcp_yield_begin(&ms, 100000);
+	mltcp_yield_begin(&ms, 100000, 0);
 	assert_true(mltcp_yield_holds(&ms, 10000, 100, 90));
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 120));
+	/*
+	 * given marks, the restart 500 ms after the mark (the job's compute):
+	 * the bound still runs for the gap from the restart, not from the mark
+	 */
+	ms = new_sock(0);
+	mltcp_iter_begin(&ms, 0, 0, 4 * MB);
+	ms.start_ms = 1000;
+	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 100000, thr));
+	mltcp_yield_begin(&ms, 100000, 1500);
+	assert_true(mltcp_yield_holds(&ms, 10000, 100, 1540));
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 1680));
 }
 
 int main(void)
