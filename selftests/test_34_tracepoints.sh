@@ -3,14 +3,15 @@
 # ACK in congestion avoidance, mltcp_iteration at each iteration boundary, learned
 # (idle gaps, no hints) and given (mltcp-bench --hints through libmltcp), mltcp_restart
 # when an iteration restart lowers the window and mltcp_yield when the restarted flow
-# stops holding it (here, alone on the path, on its first RTT samples: "drained").
+# stops holding it (here, alone on the path, on its first RTT samples: "drained", with
+# hints or without).
 #
 #   mltcp-bench's own dumbbell: sender ── router ══ tbf 100 Mbit/s ══> switch ── receiver
 . "$(dirname "$0")/lib.sh"
 
 ML_BIN=${ML_BIN:-$(cd "$(dirname "$0")/.." && pwd)/build/bin}
 T=/sys/kernel/tracing
-tap_plan 8
+tap_plan 9
 [ -x "$ML_BIN/mltcp-bench" ] || bail "mltcp-bench is built ($ML_BIN; make userspace)"
 [ -d "$T/events" ] || mount -t tracefs tracefs "$T" || bail "tracefs is mounted"
 ml_modprobe mltcp_reno || bail "load mltcp_reno"
@@ -78,4 +79,13 @@ diag "given iteration events: $n"
 # Six begin marks complete five iterations.
 [ "$n" = 5 ] && ! grep -q 'source=learned' "$tmp/given.trace"
 tap_result "with hints, each begin mark after the first ends one iteration (source=given)" $?
+
+# With hints the mark comes before the 120 ms compute, the restart after it. The yield's
+# bound (the restart's gap) counts from the restart there too: alone, the yields end on a
+# drained queue, as in the learned run, not on a bound the compute already used up.
+yields=$(grep -c 'mltcp_yield:.*end=drained' "$tmp/given.trace")
+diag "yields with hints ending on a drained queue: $yields"
+grep -m2 'mltcp_yield:' "$tmp/given.trace" | diag_stream
+[ "$yields" -ge 1 ] && ! grep -q 'mltcp_yield:.*end=bound' "$tmp/given.trace"
+tap_result "with hints, yields are bounded from the restart, not from the mark" $?
 tap_done
