@@ -110,7 +110,8 @@ demo: deps-check
 	scripts/bench.sh demo
 
 # The condition grid (bench/grid.conf), 10 runs per MLTCP variant and 5 per base
-# algorithm, plus single-flow goodput; writes bench/RESULTS.md (~2 h under TCG).
+# algorithm, plus single-flow goodput; writes bench/RESULTS.md (~70 min under TCG),
+# then the DDP stage (~45 min).
 bench: deps-check
 	scripts/bench.sh full
 

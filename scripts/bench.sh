@@ -7,7 +7,8 @@
 #                             both placements and with ECN, 3 runs per algorithm; table
 #   scripts/bench.sh full     bench/grid.conf (10 runs per MLTCP variant, 5 per base
 #                             algorithm, 30 iterations) plus single-flow goodput;
-#                             writes bench/RESULTS.md (~2 h under TCG)
+#                             writes bench/RESULTS.md (~70 min under TCG), then
+#                             the DDP stage (~45 min)
 #   scripts/bench.sh ddp      only the PyTorch DDP scenarios (bench/grid-ddp.conf,
 #                             scripts/bench-ddp; `full` runs them too, after the grid);
 #                             writes bench/RESULTS-ddp.md (~45 min under TCG)
@@ -108,7 +109,7 @@ else
 	# shellcheck disable=SC2086
 	gridcmd="scripts/bench-grid -g $grid -m $runs_m -b $runs_b -i ${ITERATIONS:-30} '$res' ${CELLS:-}"
 	[ "$mode" = full ] &&
-		gridcmd="$gridcmd; m=\$?; scripts/bench-goodput -n 3 '$res' && exit \$m"
+		gridcmd="$gridcmd; m=\$?; scripts/bench-goodput -n 3 -c 10 '$res' && exit \$m"
 	scripts/vm-run --rw "$res" --timeout "$timeout" -- bash -c "$gridcmd" || status=$?
 	[ "$mode" = full ] && ddp_stage "$res/ddp"
 fi
