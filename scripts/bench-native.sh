@@ -114,7 +114,7 @@ if [ -z "$(val cells)" ] && [ "$(val runs_mltcp)" = 10 ] && [ "$(val runs_base)"
 		echo "tbf FIFO at 100 Mbit/s and 1 Gbit/s (shaped-100m, shaped-1000m), $cost_n runs each,"
 		echo "algorithms alternating; \`cpu\`: one flow over a bare veth pair (no qdisc limit,"
 		echo "offloads off), sender and receiver pinned to one CPU, default parameters, $((cost_n + 2)) runs. Medians;"
-		echo "\"vs base\" = BPF mltcp_X / the kernel's X."
+		echo "\"vs base\" = BPF mltcp_X / the kernel's X, run by run (the median of the paired ratios)."
 		echo
 		cat "$res/goodput.md"
 		echo
