@@ -57,11 +57,16 @@ ddp_stage() {
 		echo
 		echo "    ${DDP_RUNS:+DDP_RUNS=$DDP_RUNS }${DDP_ITERS:+DDP_ITERS=$DDP_ITERS }make bench-ddp        # = scripts/bench.sh ddp; make bench runs it too"
 		echo
-		echo "Each job: examples/pytorch/ddp_train.py, two ranks (one per side), gloo. A job's"
+		echo "Each job: examples/pytorch/ddp_train.py, two ranks (one per side), gloo, sized on"
+		echo "this machine where its line gives a --comm-share (its forward time set so that its"
+		echo "backward pass, the window in which it communicates, is that share of its iteration"
+		echo "alone; the share reached is printed beside the ideal). A job's"
 		echo "time is its mean iteration time over the last half of the run, from the training"
 		echo "loop's own clock; the ideal is the same job alone in the same boot (base"
 		echo "algorithm). A run converges when its worst job is at most 1.10x its ideal."
-		echo "\"base / mode\" is the base's median worst-job ratio over the mode's. Plots:"
+		echo "\"base / mode\" is the base's median worst-job ratio over the mode's; the last"
+		echo "column: each run's drops at the bottleneck, TCP segments retransmitted, timeouts"
+		echo "and the share of the guest's CPUs busy over the run (medians). Plots:"
 		echo "\`scripts/bench-ddp --plot DIR\` (DIR/plots/SCENARIO.svg, the first round)."
 		echo
 		echo "## Scenarios"

@@ -72,6 +72,8 @@ say "# make check: kernels ${kvers[*]}"
 stage "userspace builds with -Wall -Wextra -Werror" make --no-print-directory userspace
 say "# ===== unit tests (cmocka, host)"
 stream make --no-print-directory -s -k unit || say "not ok - unit tests exited non-zero"
+say "# ===== the DDP benchmark's report and grid checks (recorded results, host)"
+stream scripts/test-bench-reports.sh || true
 say "# ===== native: the BPF backend on this machine's kernel, $(uname -r) (no guest)"
 start=$(date +%s)
 selftests/native/run.sh 2>&1 |

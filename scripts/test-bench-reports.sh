@@ -1,0 +1,75 @@
+#!/bin/bash
+# The DDP benchmark's report and grid checks, on recorded results (host, no guest):
+# scripts/bench-ddp --report must print each run's counters where the results have
+# them and a dash where they were recorded before those columns, fail a run whose
+# loss curves differ between modes, and refuse a grid whose --comm-share is not a
+# fraction in [0.05, 0.95] before it builds anything. Prints TAP.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+fix=$top/tests/bench/fixtures/ddp
+n=0
+failed=0
+out=$(mktemp)
+tmp=$(mktemp -d)
+trap 'rm -rf "$out" "$tmp"' EXIT
+result() {
+	n=$((n + 1))
+	if [ "$2" = 0 ]; then echo "ok $n - $1"; else
+		echo "not ok $n - $1"
+		failed=$((failed + 1))
+		sed 's/^/#   /' "$out" | tail -n 30
+	fi
+}
+
+echo "TAP version 13"
+echo "1..6"
+
+# counters: the median over a mode's runs of drops / retransmitted / timeouts / CPU busy
+scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
+rc=$?
+[ $rc = 0 ] &&
+	grep -qF '| pair950 | base | 2 | 1.201 (1.079-1.324) | 1/2 | - | - | 93.5 / 4333.5 / 1 / 68% |' "$out" &&
+	grep -qF '| pair950 | learned | 2 | 1.074 (1.066-1.081) | 2/2 | 1.12x | 28-31 of 30 | 371.5 / 4283 / 2 / 72.5% |' "$out" &&
+	grep -qF 'backward pass 0.837 s = 0.43 of it) | - | - | - | 78 / 1378 / 0 / 41% |' "$out"
+result "bench-ddp --report prints each mode's run counters (medians) and the ideal run's" $?
+
+grep -qF -- '- pair950, MLTCP learned: 1.074x the ideal (<= 1.10) and 1.12x faster than the base (>= 1.10): met' "$out" &&
+	grep -qF -- '- pair950, MLTCP attached: 1.038x the ideal (<= 1.10) and 1.16x faster than the base (>= 1.10): met' "$out"
+result "bench-ddp --report judges the pair's targets from the recorded runs" $?
+
+scripts/bench-ddp --report "$fix/before-counters" >"$out" 2>&1
+rc=$?
+[ $rc = 0 ] &&
+	grep -qF '| pair950 | base | 3 | 1.266 (1.190-1.296) | 0/3 | - | - | - |' "$out"
+result "bench-ddp --report reads results recorded before the counters (a dash)" $?
+
+# one learned run's loss curve changed: training was not left alone
+mkdir -p "$tmp/lossdiff"
+cp "$fix/counters/env.txt" "$tmp/lossdiff/"
+awk -F'\t' -v OFS='\t' '$3 == "learned" && $4 == 2 && !done { sub(/^\[[0-9.]+/, "[9.5", $7); done = 1 } 1' \
+	"$fix/counters/ddp.tsv" >"$tmp/lossdiff/ddp.tsv"
+scripts/bench-ddp --report "$tmp/lossdiff" >"$out" 2>&1
+rc=$?
+[ $rc = 1 ] &&
+	grep -qF -- '- pair950: loss curves identical in every run and mode (same seed): NOT met' "$out"
+result "bench-ddp --report fails a scenario whose loss curves differ between runs" $?
+
+# a grid whose share is not a fraction: refused before any namespace or output exists
+bad() {
+	printf 'pair pair --layers 3 %s | --layers 3\n' "$1" >"$tmp/grid.conf"
+	rm -rf "$tmp/res"
+	scripts/bench-ddp -g "$tmp/grid.conf" "$tmp/res" >"$out" 2>&1
+}
+bad "--comm-share 1.5"
+rc=$?
+[ $rc != 0 ] && grep -qF 'bench-ddp: --comm-share 1.5 is outside [0.05, 0.95]' "$out" &&
+	[ ! -e "$tmp/res" ]
+result "bench-ddp refuses --comm-share 1.5 with a message, and writes nothing" $?
+
+bad "--comm-share x"
+rc=$?
+[ $rc != 0 ] && grep -qF 'bench-ddp: --comm-share takes a fraction' "$out" && [ ! -e "$tmp/res" ]
+result "bench-ddp refuses --comm-share without a number" $?
+
+[ $failed = 0 ]
