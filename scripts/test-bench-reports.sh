@@ -8,19 +8,11 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 fix=$top/tests/bench/fixtures/ddp
-n=0
-failed=0
 out=$(mktemp)
 tmp=$(mktemp -d)
 trap 'rm -rf "$out" "$tmp"' EXIT
-result() {
-	n=$((n + 1))
-	if [ "$2" = 0 ]; then echo "ok $n - $1"; else
-		echo "not ok $n - $1"
-		failed=$((failed + 1))
-		sed 's/^/#   /' "$out" | tail -n 30
-	fi
-}
+# shellcheck source=scripts/tap-result.sh
+. "$top/scripts/tap-result.sh"
 
 echo "TAP version 13"
 echo "1..6"

@@ -12,16 +12,8 @@ kver=${KVER:-$(scripts/default-kver)}
 # The cases below run their own commands in the guest: a selftest filter meant for
 # `make check` must not reach them.
 unset MLTCP_TEST_FILTER
-n=0
-failed=0
-result() {
-	n=$((n + 1))
-	if [ "$2" = 0 ]; then echo "ok $n - $1"; else
-		echo "not ok $n - $1"
-		failed=$((failed + 1))
-		sed 's/^/#   /' "$out" | tail -n 30
-	fi
-}
+# shellcheck source=scripts/tap-result.sh
+. "$top/scripts/tap-result.sh"
 out=$(mktemp)
 copies=()
 trap 'rm -f "$out"; for c in "${copies[@]}"; do rm -rf "$c"; done' EXIT
