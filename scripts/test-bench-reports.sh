@@ -1,9 +1,10 @@
 #!/bin/bash
 # The DDP benchmark's report and grid checks, on recorded results (host, no guest):
 # scripts/bench-ddp --report must print each run's counters where the results have
-# them and a dash where they were recorded before those columns, fail a run whose
-# loss curves differ between modes, and refuse a grid whose --comm-share is not a
-# fraction in [0.05, 0.95] before it builds anything. Prints TAP.
+# them and a dash where they were recorded before those columns, the unshaped
+# control where it ran, fail a run whose loss curves differ between modes, and refuse
+# a grid whose --comm-share is not a fraction in [0.05, 0.95] before it builds
+# anything. Prints TAP.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -15,7 +16,7 @@ trap 'rm -rf "$out" "$tmp"' EXIT
 . "$top/scripts/tap-result.sh"
 
 echo "TAP version 13"
-echo "1..6"
+echo "1..8"
 
 # counters: the median over a mode's runs of drops / retransmitted / timeouts / CPU busy
 scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
@@ -35,6 +36,20 @@ rc=$?
 [ $rc = 0 ] &&
 	grep -qF '| pair950 | base | 3 | 1.266 (1.190-1.296) | 0/3 | - | - | - |' "$out"
 result "bench-ddp --report reads results recorded before the counters (a dash)" $?
+
+# the unshaped control: a row of its own, no "faster than the base" figure, and the
+# share of the base's loss the shared link explains: (1.267 - 1.164) / 0.267
+scripts/bench-ddp --report "$fix/unshaped" >"$out" 2>&1
+rc=$?
+[ $rc = 0 ] &&
+	grep -qF '| pair | unshaped | 2 | 1.164 (1.139-1.188) | 0/2 | - | - | 0 / 1890 / 0 / 55% |' "$out" &&
+	grep -qF -- '- pair, control: the same jobs under the base with no link bottleneck run 1.164x the ideal, the base 1.267x: the shared link explains 39% of the base'"'"'s loss' "$out"
+result "bench-ddp --report prints the unshaped control and the link's share of the base's loss" $?
+
+# results without the control: no control line
+scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
+! grep -q 'control: the same jobs' "$out"
+result "bench-ddp --report prints no control line where no unshaped run was recorded" $?
 
 # one learned run's loss curve changed: training was not left alone
 mkdir -p "$tmp/lossdiff"
