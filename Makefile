@@ -111,7 +111,7 @@ demo: deps-check
 
 # The condition grid (bench/grid.conf), 10 runs per MLTCP variant and 5 per base
 # algorithm, plus single-flow goodput; writes bench/RESULTS.md (~70 min under TCG),
-# then the DDP stage (~45 min).
+# then the DDP stage (~75 min).
 bench: deps-check
 	scripts/bench.sh full
 
@@ -122,8 +122,9 @@ bench-native: userspace
 	scripts/bench-native.sh
 
 # The PyTorch DDP scenarios alone (bench/grid-ddp.conf, scripts/bench-ddp; `make bench`
-# runs them too): base vs MLTCP learned vs mltcp.torch.attach(), 3 rounds; writes
-# bench/RESULTS-ddp.md (~45 min under TCG).
+# runs them too): base, the base with no link bottleneck (a control), MLTCP learned and
+# mltcp.torch.attach(), 3 rounds; writes
+# bench/RESULTS-ddp.md (~75 min under TCG).
 bench-ddp: deps-check
 	scripts/bench.sh ddp
 

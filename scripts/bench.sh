@@ -8,10 +8,10 @@
 #   scripts/bench.sh full     bench/grid.conf (10 runs per MLTCP variant, 5 per base
 #                             algorithm, 30 iterations) plus single-flow goodput;
 #                             writes bench/RESULTS.md (~70 min under TCG), then
-#                             the DDP stage (~45 min)
+#                             the DDP stage (~75 min)
 #   scripts/bench.sh ddp      only the PyTorch DDP scenarios (bench/grid-ddp.conf,
 #                             scripts/bench-ddp; `full` runs them too, after the grid);
-#                             writes bench/RESULTS-ddp.md (~45 min under TCG)
+#                             writes bench/RESULTS-ddp.md (~75 min under TCG)
 #   scripts/bench.sh report DIR   tables, targets and plots of an earlier run again
 #                             (and bench/RESULTS.md if DIR is a full run)
 #
@@ -50,7 +50,8 @@ ddp_stage() {
 		echo "Measured $(sed -n 's/^date=//p' "$env") on kernel $(sed -n 's/^kernel=//p' "$env")"
 		echo "($(sed -n 's/^cpus=//p' "$env") vCPUs, TCG guest) in $(($(sed -n 's/^elapsed=//p' "$env") / 60)) minutes:"
 		echo "the scenarios of \`bench/grid-ddp.conf\`, $(sed -n 's/^runs=//p' "$env") rounds each of"
-		echo "$(sed -n 's/^base=//p' "$env") (the base), $(sed -n 's/^mltcp=//p' "$env") learned (the jobs unmodified) and"
+		echo "$(sed -n 's/^base=//p' "$env") (the base), the base with no link bottleneck (unshaped, a control),"
+		echo "$(sed -n 's/^mltcp=//p' "$env") learned (the jobs unmodified) and"
 		echo "$(sed -n 's/^mltcp=//p' "$env") attached (\`mltcp.torch.attach()\`), $(sed -n 's/^iters=//p' "$env") training iterations per job,"
 		echo "every job's first iteration released at the same instant, through a router's"
 		echo "$(sed -n 's/^rate_mbit=//p' "$env") Mbit/s tbf FIFO in each direction. Reproduce with:"
