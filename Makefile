@@ -123,8 +123,7 @@ bench-native: userspace
 
 # The PyTorch DDP scenarios alone (bench/grid-ddp.conf, scripts/bench-ddp; `make bench`
 # runs them too): base, the base with no link bottleneck (a control), MLTCP learned and
-# mltcp.torch.attach(), 3 rounds; writes
-# bench/RESULTS-ddp.md (~75 min under TCG).
+# mltcp.torch.attach(), 3 rounds; writes bench/RESULTS-ddp.md (~75 min under TCG).
 bench-ddp: deps-check
 	scripts/bench.sh ddp
 
