@@ -2,7 +2,7 @@
 # The DDP benchmark's report and grid checks, on recorded results (host, no guest):
 # scripts/bench-ddp --report must print each run's counters where the results have
 # them and a dash where they were recorded before those columns, the unshaped
-# control where it ran, fail a run whose loss curves differ between modes, and refuse
+# control where it ran (and whether the jobs were pinned to CPUs), fail a run whose loss curves differ between modes, and refuse
 # a grid whose --comm-share is not a fraction in [0.05, 0.95] before it builds
 # anything. Prints TAP.
 set -u
@@ -16,7 +16,7 @@ trap 'rm -rf "$out" "$tmp"' EXIT
 . "$top/scripts/tap-result.sh"
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..10"
 
 # counters: the median over a mode's runs of drops / retransmitted / timeouts / CPU busy
 scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
@@ -45,6 +45,18 @@ rc=$?
 	grep -qF '| pair | unshaped | 2 | 1.164 (1.139-1.188) | 0/2 | - | - | 0 / 1890 / 0 / 55% |' "$out" &&
 	grep -qF -- '- pair, control: the same jobs under the base with no link bottleneck run 1.164x the ideal, the base 1.267x: the shared link explains 39% of the base'"'"'s loss' "$out"
 result "bench-ddp --report prints the unshaped control and the link's share of the base's loss" $?
+
+# jobs pinned one CPU each (--pin job, env.txt pin=job): the report says so; there
+# the control ran faster than the ideal (which has the tbf), and the link explains all
+scripts/bench-ddp --report "$fix/pinned" >"$out" 2>&1
+rc=$?
+[ $rc = 0 ] &&
+	grep -qF "Each job's two ranks ran on one CPU of their own, job j on CPU j modulo the machine's 2 (\`--pin job\`), its ideal too." "$out"
+result "bench-ddp --report says where the jobs were pinned to CPUs" $?
+
+grep -qF -- '- pair, control: the same jobs under the base with no link bottleneck run 0.962x the ideal, the base 1.026x: the shared link explains all of the base'"'"'s loss' "$out" &&
+	! grep -q "one CPU of their own" <(scripts/bench-ddp --report "$fix/unshaped")
+result "bench-ddp --report: a control faster than the ideal leaves all of the loss to the link" $?
 
 # results without the control: no control line
 scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
