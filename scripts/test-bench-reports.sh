@@ -2,7 +2,8 @@
 # The DDP benchmark's report and grid checks, on recorded results (host, no guest):
 # scripts/bench-ddp --report must print each run's counters where the results have
 # them and a dash where they were recorded before those columns, the unshaped
-# control where it ran (and whether the jobs were pinned to CPUs), fail a run whose loss curves differ between modes, and refuse
+# control where it ran (and whether the jobs were pinned to CPUs), --phases how far
+# apart the jobs ran, fail a run whose loss curves differ between modes, and refuse
 # a grid whose --comm-share is not a fraction in [0.05, 0.95] before it builds
 # anything. Prints TAP.
 set -u
@@ -16,7 +17,7 @@ trap 'rm -rf "$out" "$tmp"' EXIT
 . "$top/scripts/tap-result.sh"
 
 echo "TAP version 13"
-echo "1..10"
+echo "1..11"
 
 # counters: the median over a mode's runs of drops / retransmitted / timeouts / CPU busy
 scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
@@ -57,6 +58,14 @@ result "bench-ddp --report says where the jobs were pinned to CPUs" $?
 grep -qF -- '- pair, control: the same jobs under the base with no link bottleneck run 0.962x the ideal, the base 1.026x: the shared link explains all of the base'"'"'s loss' "$out" &&
 	! grep -q "one CPU of their own" <(scripts/bench-ddp --report "$fix/unshaped")
 result "bench-ddp --report: a control faster than the ideal leaves all of the loss to the link" $?
+
+# --phases reads the raw records: two hand-made trials of 8 iterations of 2 s, job 2
+# 0.1 s behind job 1 in one (lockstep) and 1 s (half a period) in the other
+scripts/bench-ddp --phases "$fix/phases" >"$out" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -qF '| pair | base-1 | 2.000 | 0.05 |' "$out" &&
+	grep -qF '| pair | learned-1 | 2.000 | 0.50 |' "$out"
+result "bench-ddp --phases tells lockstep from jobs half a period apart" $?
 
 # results without the control: no control line
 scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
