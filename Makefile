@@ -7,6 +7,7 @@
 #   make bench        the full benchmark matrix, writes bench/RESULTS.md (and the DDP
 #                     scenarios: bench/RESULTS-ddp.md)
 #   make bench-ddp    only the PyTorch DDP scenarios, writes bench/RESULTS-ddp.md
+#   make bench-ddp-pinned  the DDP pair and mix, a CPU per job: bench/RESULTS-ddp-pinned.md
 #   make unit         userspace unit tests only (cmocka, host)
 #   make native       the BPF backend's selftests on the running kernel (root; no guest)
 #   make bench-native the native benchmark grid, parity and cost with the BPF backend on
@@ -46,7 +47,7 @@ VM_TIMEOUT ?= 1800
 export BUILD
 
 .PHONY: all kobj modules userspace unit check deps deps-check sparse install clean demo bench bpf native
-.PHONY: bench-native bench-ddp
+.PHONY: bench-native bench-ddp bench-ddp-pinned
 .PHONY: dkms-src dkms-install dkms-remove
 
 all: modules userspace
@@ -126,6 +127,12 @@ bench-native: userspace
 # mltcp.torch.attach(), 3 rounds; writes bench/RESULTS-ddp.md (~75 min under TCG).
 bench-ddp: deps-check
 	scripts/bench.sh ddp
+
+# The same with each job's ranks on a CPU of their own, as jobs on their own hosts,
+# through 40 Mbit/s (bench/grid-ddp-pinned.conf, 3 rounds of 24 iterations); writes
+# bench/RESULTS-ddp-pinned.md (~60 min under TCG).
+bench-ddp-pinned: deps-check
+	scripts/bench.sh ddp-pinned
 
 install: modules userspace
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) \

@@ -12,6 +12,10 @@
 #   scripts/bench.sh ddp      only the PyTorch DDP scenarios (bench/grid-ddp.conf,
 #                             scripts/bench-ddp; `full` runs them too, after the grid);
 #                             writes bench/RESULTS-ddp.md (~75 min under TCG)
+#   scripts/bench.sh ddp-pinned   the DDP scenarios of bench/grid-ddp-pinned.conf with
+#                             each job's ranks on a CPU of their own (bench-ddp --pin
+#                             job) through 40 Mbit/s; writes bench/RESULTS-ddp-pinned.md
+#                             (~70 min under TCG)
 #   scripts/bench.sh report DIR   tables, targets and plots of an earlier run again
 #                             (and bench/RESULTS.md if DIR is a full run)
 #
@@ -26,16 +30,19 @@ cd "$top"
 mode=${1:-demo}
 status=0
 
-# ddp_stage DIR: the PyTorch DDP scenarios in one guest, their table and plots; with
-# every scenario (no DDP_SCENARIOS), bench/RESULTS-ddp.md.
+# ddp_stage DIR [GRID RESULTS MAKETARGET BENCH-DDP-OPTIONS...]: the PyTorch DDP
+# scenarios in one guest, their table and plots; with every scenario (no
+# DDP_SCENARIOS), the results file (bench/RESULTS-ddp.md by default).
 ddp_stage() {
-	local out=$1 rc=0
+	local out=$1 grid=${2:-bench/grid-ddp.conf} results=${3:-bench/RESULTS-ddp.md}
+	local target=${4:-bench-ddp} rc=0
+	shift $(($# < 4 ? $# : 4))
 	/usr/bin/python3 -c 'import torch' 2>/dev/null ||
 		{ echo "bench: python3-torch is missing (make deps)" >&2; status=1; return; }
 	mkdir -p "$out"
 	# shellcheck disable=SC2086
-	scripts/vm-run --rw "$out" --timeout 7200 -- scripts/bench-ddp -n "${DDP_RUNS:-3}" \
-		-i "${DDP_ITERS:-40}" "$out" ${DDP_SCENARIOS:-} || rc=$?
+	scripts/vm-run --rw "$out" --timeout 7200 -- scripts/bench-ddp -g "$grid" "$@" \
+		-n "${DDP_RUNS:-3}" -i "${DDP_ITERS:-40}" "$out" ${DDP_SCENARIOS:-} || rc=$?
 	# the run writes ddp.md; it is missing only if the run stopped early
 	[ -f "$out/ddp.tsv" ] || { status=1; return; }
 	[ -f "$out/ddp.md" ] || scripts/bench-ddp --report "$out" >"$out/ddp.md" || rc=1
@@ -49,14 +56,14 @@ ddp_stage() {
 		echo
 		echo "Measured $(sed -n 's/^date=//p' "$env") on kernel $(sed -n 's/^kernel=//p' "$env")"
 		echo "($(sed -n 's/^cpus=//p' "$env") vCPUs, TCG guest) in $(($(sed -n 's/^elapsed=//p' "$env") / 60)) minutes:"
-		echo "the scenarios of \`bench/grid-ddp.conf\`, $(sed -n 's/^runs=//p' "$env") rounds each of"
+		echo "the scenarios of \`$grid\`, $(sed -n 's/^runs=//p' "$env") rounds each of"
 		echo "$(sed -n 's/^base=//p' "$env") (the base), the base with no link bottleneck (unshaped, a control),"
 		echo "$(sed -n 's/^mltcp=//p' "$env") learned (the jobs unmodified) and"
 		echo "$(sed -n 's/^mltcp=//p' "$env") attached (\`mltcp.torch.attach()\`), $(sed -n 's/^iters=//p' "$env") training iterations per job,"
 		echo "every job's first iteration released at the same instant, through a router's"
 		echo "$(sed -n 's/^rate_mbit=//p' "$env") Mbit/s tbf FIFO in each direction. Reproduce with:"
 		echo
-		echo "    ${DDP_RUNS:+DDP_RUNS=$DDP_RUNS }${DDP_ITERS:+DDP_ITERS=$DDP_ITERS }make bench-ddp        # = scripts/bench.sh ddp; make bench runs it too"
+		echo "    ${DDP_RUNS:+DDP_RUNS=$DDP_RUNS }${DDP_ITERS:+DDP_ITERS=$DDP_ITERS }make $target        # = scripts/bench.sh ${target#bench-}${*:+ (bench-ddp $*)}"
 		echo
 		echo "Each job: examples/pytorch/ddp_train.py, two ranks (one per side), gloo, sized on"
 		echo "this machine where its line gives a --comm-share (its forward time set so that its"
@@ -74,7 +81,7 @@ ddp_stage() {
 		echo
 		sed '/^## Targets/,$d' "$out/ddp.md"
 		sed -n '/^## Targets/,$p' "$out/ddp.md"
-	} >"$top/bench/RESULTS-ddp.md"
+	} >"$top/$results"
 }
 if [ "$mode" = report ]; then
 	res=$(cd "${2:?usage: scripts/bench.sh report DIR}" && pwd)
@@ -89,9 +96,9 @@ else
 		grid=bench/grid.conf runs_m=${RUNS_MLTCP:-10} runs_b=${RUNS_BASE:-5}
 		timeout=10800
 		;;
-	ddp) ;;
+	ddp | ddp-pinned) ;;
 	*)
-		echo "usage: scripts/bench.sh demo|full|ddp|report DIR" >&2
+		echo "usage: scripts/bench.sh demo|full|ddp|ddp-pinned|report DIR" >&2
 		exit 2
 		;;
 	esac
@@ -104,8 +111,16 @@ else
 	echo "bench: building modules and tools for $KVER" >&2
 	make --no-print-directory -s modules userspace >"$res/build.log" 2>&1 ||
 		{ tail -n 30 "$res/build.log" >&2; exit 1; }
-	if [ "$mode" = ddp ]; then
-		ddp_stage "$res/ddp"
+	if [ "$mode" = ddp ] || [ "$mode" = ddp-pinned ]; then
+		if [ "$mode" = ddp ]; then
+			ddp_stage "$res/ddp"
+		else
+			# a job to a CPU, as jobs on their own hosts; 40 Mbit/s, so that the
+			# link, not one CPU's gloo and TCP work, bounds a job's backward pass
+			DDP_ITERS=${DDP_ITERS:-24}     # ~2-3.5 s iterations here
+			ddp_stage "$res/ddp" bench/grid-ddp-pinned.conf bench/RESULTS-ddp-pinned.md \
+				bench-ddp-pinned --pin job --rate 40
+		fi
 		cat "$res/ddp/ddp.md" 2>/dev/null
 		echo "results, records and plots: $res/ddp"
 		exit $status
