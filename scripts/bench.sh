@@ -15,7 +15,7 @@
 #   scripts/bench.sh ddp-pinned   the DDP scenarios of bench/grid-ddp-pinned.conf with
 #                             each job's ranks on a CPU of their own (bench-ddp --pin
 #                             job) through 40 Mbit/s; writes bench/RESULTS-ddp-pinned.md
-#                             (~70 min under TCG)
+#                             (~60 min under TCG)
 #   scripts/bench.sh report DIR   tables, targets and plots of an earlier run again
 #                             (and bench/RESULTS.md if DIR is a full run)
 #
