@@ -17,7 +17,7 @@ trap 'rm -rf "$out" "$tmp"' EXIT
 . "$top/scripts/tap-result.sh"
 
 echo "TAP version 13"
-echo "1..11"
+echo "1..12"
 
 # counters: the median over a mode's runs of drops / retransmitted / timeouts / CPU busy
 scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
@@ -66,6 +66,12 @@ rc=$?
 [ $rc = 0 ] && grep -qF '| pair | base-1 | 2.000 | 0.05 |' "$out" &&
 	grep -qF '| pair | learned-1 | 2.000 | 0.50 |' "$out"
 result "bench-ddp --phases tells lockstep from jobs half a period apart" $?
+
+# a directory without results: a message and a failure, not a traceback
+scripts/bench-ddp --phases "$tmp" >"$out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -qF "bench-ddp: $tmp holds no results (ddp.tsv)" "$out" && ! grep -q Traceback "$out"
+result "bench-ddp --phases on a directory without results says so" $?
 
 # results without the control: no control line
 scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
