@@ -30,13 +30,13 @@ cd "$top"
 mode=${1:-demo}
 status=0
 
-# ddp_stage DIR [GRID RESULTS MAKETARGET BENCH-DDP-OPTIONS...]: the PyTorch DDP
-# scenarios in one guest, their table and plots; with every scenario (no
-# DDP_SCENARIOS), the results file (bench/RESULTS-ddp.md by default).
+# ddp_stage DIR [VARIANT BENCH-DDP-OPTIONS...]: the PyTorch DDP scenarios of
+# bench/grid-ddp[-VARIANT].conf in one guest, their table and plots; with every
+# scenario (no DDP_SCENARIOS), bench/RESULTS-ddp[-VARIANT].md (make bench-ddp[-VARIANT]).
 ddp_stage() {
-	local out=$1 grid=${2:-bench/grid-ddp.conf} results=${3:-bench/RESULTS-ddp.md}
-	local target=${4:-bench-ddp} rc=0
-	shift $(($# < 4 ? $# : 4))
+	local out=$1 name=ddp${2:+-$2} rc=0
+	local grid=bench/grid-$name.conf
+	shift $(($# < 2 ? $# : 2))
 	/usr/bin/python3 -c 'import torch' 2>/dev/null ||
 		{ echo "bench: python3-torch is missing (make deps)" >&2; status=1; return; }
 	mkdir -p "$out"
@@ -63,7 +63,7 @@ ddp_stage() {
 		echo "every job's first iteration released at the same instant, through a router's"
 		echo "$(sed -n 's/^rate_mbit=//p' "$env") Mbit/s tbf FIFO in each direction. Reproduce with:"
 		echo
-		echo "    ${DDP_RUNS:+DDP_RUNS=$DDP_RUNS }${DDP_ITERS:+DDP_ITERS=$DDP_ITERS }make $target        # = scripts/bench.sh ${target#bench-}${*:+ (bench-ddp $*)}"
+		echo "    ${DDP_RUNS:+DDP_RUNS=$DDP_RUNS }${DDP_ITERS:+DDP_ITERS=$DDP_ITERS }make bench-$name        # = scripts/bench.sh $name${*:+ (bench-ddp $*)}"
 		echo
 		echo "Each job: examples/pytorch/ddp_train.py, two ranks (one per side), gloo, sized on"
 		echo "this machine where its line gives a --comm-share (its forward time set so that its"
@@ -81,7 +81,7 @@ ddp_stage() {
 		echo
 		sed '/^## Targets/,$d' "$out/ddp.md"
 		sed -n '/^## Targets/,$p' "$out/ddp.md"
-	} >"$top/$results"
+	} >"$top/bench/RESULTS-$name.md"
 }
 if [ "$mode" = report ]; then
 	res=$(cd "${2:?usage: scripts/bench.sh report DIR}" && pwd)
@@ -118,8 +118,7 @@ else
 			# a job to a CPU, as jobs on their own hosts; 40 Mbit/s, so that the
 			# link, not one CPU's gloo and TCP work, bounds a job's backward pass
 			DDP_ITERS=${DDP_ITERS:-24}     # ~2-3.5 s iterations here
-			ddp_stage "$res/ddp" bench/grid-ddp-pinned.conf bench/RESULTS-ddp-pinned.md \
-				bench-ddp-pinned --pin job --rate 40
+			ddp_stage "$res/ddp" pinned --pin job --rate 40
 		fi
 		cat "$res/ddp/ddp.md" 2>/dev/null
 		echo "results, records and plots: $res/ddp"
