@@ -4,8 +4,10 @@
 # them and a dash where they were recorded before those columns, the unshaped
 # control where it ran (and whether the jobs were pinned to CPUs), --phases how far
 # apart the jobs ran, fail a run whose loss curves differ between modes, and refuse
-# a grid whose --comm-share is not a fraction in [0.05, 0.95] before it builds
-# anything. Prints TAP.
+# a grid whose --comm-share is not a fraction in [0.05, 0.95] or a --rate that is
+# neither Mbit/s nor auto before it builds anything, say where --rate auto set the
+# link; bench-ddp-trace attributes yields and retransmissions to the jobs whose
+# sockets they name. Prints TAP.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -17,7 +19,7 @@ trap 'rm -rf "$out" "$tmp"' EXIT
 . "$top/scripts/tap-result.sh"
 
 echo "TAP version 13"
-echo "1..12"
+echo "1..16"
 
 # counters: the median over a mode's runs of drops / retransmitted / timeouts / CPU busy
 scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
@@ -105,5 +107,37 @@ bad "--comm-share x"
 rc=$?
 [ $rc != 0 ] && grep -qF 'bench-ddp: --comm-share takes a fraction' "$out" && [ ! -e "$tmp/res" ]
 result "bench-ddp refuses --comm-share without a number" $?
+
+# --rate: Mbit/s or auto, refused before anything exists
+scripts/bench-ddp --rate 0 "$tmp/res" >"$out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -qF "argument --rate: Mbit/s >= 1 or auto, not '0'" "$out" && [ ! -e "$tmp/res" ]
+result "bench-ddp refuses --rate 0 with a message, and writes nothing" $?
+
+# --rate auto recorded the rate a job moved alone: the report says what the link ran at
+mkdir -p "$tmp/auto"
+cp "$fix/pinned/ddp.tsv" "$tmp/auto/"
+sed 's/^rate_mbit=.*/rate_mbit=18/' "$fix/pinned/env.txt" >"$tmp/auto/env.txt"
+echo "rate_auto_unbound_mbit=26.4" >>"$tmp/auto/env.txt"
+scripts/bench-ddp --report "$tmp/auto" >"$out" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -qF 'The bottleneck ran at 18 Mbit/s (`--rate auto`): 70% of the 26.4 Mbit/s the first job moved alone with no bottleneck' "$out" &&
+	! grep -q "rate auto" <(scripts/bench-ddp --report "$fix/pinned")
+result "bench-ddp --report says where --rate auto set the bottleneck" $?
+
+# bench-ddp-trace: a hand-made trial, job 2 one second behind job 1 (their backward
+# passes apart); one of job 1's yields began inside job 2's backward pass and ran
+# out its bound; the rendezvous connection's retransmission is nobody's
+scripts/bench-ddp-trace "$fix/trace" >"$out" 2>&1
+rc=$?
+[ $rc = 0 ] &&
+	grep -qF "job 1: backward 0.80 s,   0% beside another's; yields 2 (drained 1, bound 1), median 225 ms, 1 began beside another's backward; retransmitted 1.0 per iteration" "$out" &&
+	grep -qF "job 2: backward 0.80 s,   0% beside another's; yields 1 (drained 1, bound 0), median 100 ms, 0 began beside another's backward; retransmitted 0.5 per iteration" "$out"
+result "bench-ddp-trace gives each job its yields and retransmissions" $?
+
+scripts/bench-ddp-trace "$fix/pinned" >"$out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -qF "bench-ddp-trace: no traced trial in $fix/pinned" "$out" && ! grep -q Traceback "$out"
+result "bench-ddp-trace on results without traces says so" $?
 
 [ $failed = 0 ]

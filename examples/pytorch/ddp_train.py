@@ -24,7 +24,9 @@ rank): {"rank", "iter", "start_s", "end_s", "loss", "synced", "backward_s"} per
 iteration (backward_s: the backward pass, which DDP ends only when the last
 bucket's all-reduce is done, so it spans the iteration's communication), then
 {"rank", "summary": {...}} with the mean iteration time, the gradient bytes
-and, with --attach, the iterations marked.
+and, with --attach, the iterations marked.  --report-sockets adds, before the
+summary, {"rank", "sockets": [...]}: each MLTCP socket's state (mltcp.get_state())
+and its ports ("sport", "dport"), which name it in the mltcp tracepoints.
 """
 import argparse
 import json
@@ -176,6 +178,18 @@ def train(rank, world, args, out=sys.stdout):
     return times, hook
 
 
+def socket_ports(fd):
+    """{"sport", "dport"}: the ports that name the connection in tracepoints."""
+    import socket
+    s = socket.socket(fileno=os.dup(fd))
+    try:
+        return {"sport": s.getsockname()[1], "dport": s.getpeername()[1]}
+    except OSError:
+        return {}
+    finally:
+        s.close()
+
+
 def report_sockets(rank, out):
     """One JSON line: the MLTCP state of each of the process's MLTCP sockets."""
     socks = []
@@ -187,7 +201,7 @@ def report_sockets(rank, out):
             socks.append({"fd": fd, "algo": st.algo, "iterations": st.iterations,
                           "bytes_per_iter": st.bytes_per_iter,
                           "bounds_given": st.bounds_given, "size_given": st.size_given,
-                          "tiebreak": st.tiebreak})
+                          "tiebreak": st.tiebreak, **socket_ports(fd)})
     except (ImportError, OSError) as e:
         print("ddp_train.py: no MLTCP state (%s)" % e, file=sys.stderr)
     print(json.dumps({"rank": rank, "sockets": socks}), file=out, flush=True)
