@@ -181,13 +181,17 @@ def train(rank, world, args, out=sys.stdout):
 def socket_ports(fd):
     """{"sport", "dport"}: the ports that name the connection in tracepoints."""
     import socket
-    s = socket.socket(fileno=os.dup(fd))
+    dup = os.dup(fd)
     try:
-        return {"sport": s.getsockname()[1], "dport": s.getpeername()[1]}
+        s = socket.socket(fileno=dup)   # the family and type are the socket's own
     except OSError:
+        os.close(dup)
         return {}
-    finally:
-        s.close()
+    with s:
+        try:
+            return {"sport": s.getsockname()[1], "dport": s.getpeername()[1]}
+        except OSError:
+            return {}
 
 
 def report_sockets(rank, out):
