@@ -19,7 +19,7 @@ trap 'rm -rf "$out" "$tmp"' EXIT
 . "$top/scripts/tap-result.sh"
 
 echo "TAP version 13"
-echo "1..16"
+echo "1..17"
 
 # counters: the median over a mode's runs of drops / retransmitted / timeouts / CPU busy
 scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
@@ -68,6 +68,17 @@ rc=$?
 [ $rc = 0 ] && grep -qF '| pair | base-1 | 2.000 | 0.05 |' "$out" &&
 	grep -qF '| pair | learned-1 | 2.000 | 0.50 |' "$out"
 result "bench-ddp --phases tells lockstep from jobs half a period apart" $?
+
+# a trial still running (one iteration each so far) is left out, not a traceback
+cp -r "$fix/phases" "$tmp/running"
+mkdir -p "$tmp/running/pair/learned-2"
+head -n1 "$fix/phases/pair/learned-1/job0.rank0" >"$tmp/running/pair/learned-2/job0.rank0"
+head -n1 "$fix/phases/pair/learned-1/job1.rank0" >"$tmp/running/pair/learned-2/job1.rank0"
+scripts/bench-ddp --phases "$tmp/running" >"$out" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -qF '| pair | learned-1 | 2.000 | 0.50 |' "$out" && ! grep -q 'learned-2' "$out" &&
+	! grep -q Traceback "$out"
+result "bench-ddp --phases leaves out a trial with too few iterations" $?
 
 # a directory without results: a message and a failure, not a traceback
 scripts/bench-ddp --phases "$tmp" >"$out" 2>&1
