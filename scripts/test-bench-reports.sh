@@ -137,13 +137,13 @@ rc=$?
 result "bench-ddp --report says where --rate auto set the bottleneck" $?
 
 # bench-ddp-trace: a hand-made trial, job 2 one second behind job 1 (their backward
-# passes apart); one of job 1's yields began inside job 2's backward pass and ran
-# out its bound; the rendezvous connection's retransmission is nobody's
+# passes apart); one of job 1's yields ran out its bound inside job 2's backward
+# pass; the rendezvous connection's retransmission is nobody's
 scripts/bench-ddp-trace "$fix/trace" >"$out" 2>&1
 rc=$?
 [ $rc = 0 ] &&
-	grep -qF "job 1: backward 0.80 s,   0% beside another's; yields 2 (drained 1, bound 1), median 225 ms, 1 began beside another's backward; retransmitted 1.0 per iteration" "$out" &&
-	grep -qF "job 2: backward 0.80 s,   0% beside another's; yields 1 (drained 1, bound 0), median 100 ms, 0 began beside another's backward; retransmitted 0.5 per iteration" "$out"
+	grep -qF "job 1: backward 0.80 s,   0% beside another's; yields 2 (drained 1, bound 1), median 225 ms, 1 ended beside another's backward; retransmitted 1.0 per iteration" "$out" &&
+	grep -qF "job 2: backward 0.80 s,   0% beside another's; yields 1 (drained 1, bound 0), median 100 ms, 0 ended beside another's backward; retransmitted 0.5 per iteration" "$out"
 result "bench-ddp-trace gives each job its yields and retransmissions" $?
 
 scripts/bench-ddp-trace "$fix/pinned" >"$out" 2>&1
