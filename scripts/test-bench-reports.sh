@@ -19,7 +19,7 @@ trap 'rm -rf "$out" "$tmp"' EXIT
 . "$top/scripts/tap-result.sh"
 
 echo "TAP version 13"
-echo "1..17"
+echo "1..18"
 
 # counters: the median over a mode's runs of drops / retransmitted / timeouts / CPU busy
 scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
@@ -118,6 +118,12 @@ bad "--comm-share x"
 rc=$?
 [ $rc != 0 ] && grep -qF 'bench-ddp: --comm-share takes a fraction' "$out" && [ ! -e "$tmp/res" ]
 result "bench-ddp refuses --comm-share without a number" $?
+
+# the help, whose option texts argparse formats once more
+scripts/bench-ddp --help >"$out" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q -- "--rate RATE" "$out" && ! grep -q Traceback "$out"
+result "bench-ddp --help prints every option" $?
 
 # --rate: Mbit/s or auto, refused before anything exists
 scripts/bench-ddp --rate 0 "$tmp/res" >"$out" 2>&1
