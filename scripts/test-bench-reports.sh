@@ -138,6 +138,7 @@ sed 's/^rate_mbit=.*/rate_mbit=18/' "$fix/pinned/env.txt" >"$tmp/auto/env.txt"
 printf "rate_auto_unbound_mbit=26.4\nrate_auto_share=0.70\n" >>"$tmp/auto/env.txt"
 scripts/bench-ddp --report "$tmp/auto" >"$out" 2>&1
 rc=$?
+# shellcheck disable=SC2016  # the backquotes are the report's Markdown
 [ $rc = 0 ] && grep -qF 'The bottleneck ran at 18 Mbit/s (`--rate auto`): 70% of the 26.4 Mbit/s the first job moved alone over its backward pass with no bottleneck' "$out" &&
 	! grep -q "rate auto" <(scripts/bench-ddp --report "$fix/pinned")
 result "bench-ddp --report says where --rate auto set the bottleneck" $?
