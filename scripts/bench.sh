@@ -14,14 +14,16 @@
 #                             writes bench/RESULTS-ddp.md (~75 min under TCG)
 #   scripts/bench.sh ddp-pinned   the DDP scenarios of bench/grid-ddp-pinned.conf with
 #                             each job's ranks on a CPU of their own (bench-ddp --pin
-#                             job) through 40 Mbit/s; writes bench/RESULTS-ddp-pinned.md
-#                             (~60 min under TCG)
+#                             job) through a link sized to the job (--rate auto, or
+#                             DDP_RATE Mbit/s); writes bench/RESULTS-ddp-pinned.md
+#                             (~80 min under TCG)
 #   scripts/bench.sh report DIR   tables, targets and plots of an earlier run again
 #                             (and bench/RESULTS.md if DIR is a full run)
 #
 # Environment: RUNS_MLTCP, RUNS_BASE, ITERATIONS override the run counts; CELLS="a b"
 # picks grid cells; RESULTS= the output directory (default results/<mode>-<UTC time>/).
-# DDP_RUNS (3), DDP_ITERS (40) and DDP_SCENARIOS="a b" do the same for the DDP stage.
+# DDP_RUNS (3), DDP_ITERS (40) and DDP_SCENARIOS="a b" do the same for the DDP stage;
+# DDP_RATE (auto) is ddp-pinned's bottleneck, in Mbit/s or auto.
 # Needs root (the guest shares / over 9p); everything else is installed by `make deps`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -63,7 +65,7 @@ ddp_stage() {
 		echo "every job's first iteration released at the same instant, through a router's"
 		echo "$(sed -n 's/^rate_mbit=//p' "$env") Mbit/s tbf FIFO in each direction. Reproduce with:"
 		echo
-		echo "    ${DDP_RUNS:+DDP_RUNS=$DDP_RUNS }${DDP_ITERS:+DDP_ITERS=$DDP_ITERS }make bench-$name        # = scripts/bench.sh $name${*:+ (bench-ddp $*)}"
+		echo "    ${DDP_RUNS:+DDP_RUNS=$DDP_RUNS }${DDP_ITERS:+DDP_ITERS=$DDP_ITERS }${DDP_RATE:+DDP_RATE=$DDP_RATE }make bench-$name        # = scripts/bench.sh $name${*:+ (bench-ddp $*)}"
 		echo
 		echo "Each job: examples/pytorch/ddp_train.py, two ranks (one per side), gloo, sized on"
 		echo "this machine where its line gives a --comm-share (its forward time set so that its"
@@ -115,10 +117,11 @@ else
 		if [ "$mode" = ddp ]; then
 			ddp_stage "$res/ddp"
 		else
-			# a job to a CPU, as jobs on their own hosts; 40 Mbit/s, so that the
-			# link, not one CPU's gloo and TCP work, bounds a job's backward pass
-			DDP_ITERS=${DDP_ITERS:-24}     # ~2-3.5 s iterations here
-			ddp_stage "$res/ddp" pinned --pin job --rate 40
+			# a job to a CPU, as jobs on their own hosts; the link below the rate a
+			# job averages over its backward pass (bench-ddp --rate auto), so that
+			# it is busy through a job's whole window whatever the host's speed
+			DDP_ITERS=${DDP_ITERS:-24}     # ~3-4.5 s iterations here
+			ddp_stage "$res/ddp" pinned --pin job --rate "${DDP_RATE:-auto}"
 		fi
 		cat "$res/ddp/ddp.md" 2>/dev/null
 		echo "results, records and plots: $res/ddp"
