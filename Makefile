@@ -129,9 +129,9 @@ bench-ddp: deps-check
 	scripts/bench.sh ddp
 
 # The same with each job's ranks on a CPU of their own, as jobs on their own hosts,
-# through a link sized to the job (bench-ddp --rate auto; DDP_RATE=40 for a fixed
-# 40 Mbit/s): bench/grid-ddp-pinned.conf, 3 rounds of 24 iterations; writes
-# bench/RESULTS-ddp-pinned.md (~80 min under TCG).
+# through 40 Mbit/s (DDP_RATE=auto: a link sized to the job, bench-ddp --rate auto):
+# bench/grid-ddp-pinned.conf, 3 rounds of 24 iterations; writes
+# bench/RESULTS-ddp-pinned.md (~60 min under TCG).
 bench-ddp-pinned: deps-check
 	scripts/bench.sh ddp-pinned
 

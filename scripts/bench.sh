@@ -14,16 +14,16 @@
 #                             writes bench/RESULTS-ddp.md (~75 min under TCG)
 #   scripts/bench.sh ddp-pinned   the DDP scenarios of bench/grid-ddp-pinned.conf with
 #                             each job's ranks on a CPU of their own (bench-ddp --pin
-#                             job) through a link sized to the job (--rate auto, or
-#                             DDP_RATE Mbit/s); writes bench/RESULTS-ddp-pinned.md
-#                             (~80 min under TCG)
+#                             job) through 40 Mbit/s (DDP_RATE: Mbit/s, or auto, a
+#                             link sized to the job); writes bench/RESULTS-ddp-pinned.md
+#                             (~60 min under TCG)
 #   scripts/bench.sh report DIR   tables, targets and plots of an earlier run again
 #                             (and bench/RESULTS.md if DIR is a full run)
 #
 # Environment: RUNS_MLTCP, RUNS_BASE, ITERATIONS override the run counts; CELLS="a b"
 # picks grid cells; RESULTS= the output directory (default results/<mode>-<UTC time>/).
 # DDP_RUNS (3), DDP_ITERS (40) and DDP_SCENARIOS="a b" do the same for the DDP stage;
-# DDP_RATE (auto) is ddp-pinned's bottleneck, in Mbit/s or auto.
+# DDP_RATE (40) is ddp-pinned's bottleneck, in Mbit/s or auto.
 # Needs root (the guest shares / over 9p); everything else is installed by `make deps`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -117,11 +117,11 @@ else
 		if [ "$mode" = ddp ]; then
 			ddp_stage "$res/ddp"
 		else
-			# a job to a CPU, as jobs on their own hosts; the link below the rate a
-			# job averages over its backward pass (bench-ddp --rate auto), so that
-			# it is busy through a job's whole window whatever the host's speed
-			DDP_ITERS=${DDP_ITERS:-24}     # ~3-4.5 s iterations here
-			ddp_stage "$res/ddp" pinned --pin job --rate "${DDP_RATE:-auto}"
+			# a job to a CPU, as jobs on their own hosts; 40 Mbit/s, where CUBIC
+			# loses in lockstep; DDP_RATE=auto sizes the link below the rate a job
+			# averages over its window (bench/ANALYSIS.md, "Six more boots")
+			DDP_ITERS=${DDP_ITERS:-24}     # ~2.5-4.5 s iterations here
+			ddp_stage "$res/ddp" pinned --pin job --rate "${DDP_RATE:-40}"
 		fi
 		cat "$res/ddp/ddp.md" 2>/dev/null
 		echo "results, records and plots: $res/ddp"
