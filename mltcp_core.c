@@ -661,18 +661,20 @@ EXPORT_SYMBOL_GPL(mltcp_ai_credit);
  * mltcp_yield_ended() - a restarted flow stops yielding on this ACK
  * @sk: socket
  * @now_ms: the clock mltcp_yields() decided with
+ * @bound: the bound ran out (else the queue drained)
  *
  * Only reports (tracepoint mltcp_yield): how long the flow held its window
- * since the iteration started and whether the queue it met drained or the
- * bound ran out.  Out of line so that the algorithms' modules need no
- * tracepoint of their own; called at most once per iteration.
+ * since the iteration started, whether the queue it met drained or the
+ * bound ran out, and the backoff the next yield's bound starts from.  Out
+ * of line so that the algorithms' modules need no tracepoint of their own;
+ * called at most once per iteration.
  */
-void mltcp_yield_ended(struct sock *sk, u32 now_ms)
+void mltcp_yield_ended(struct sock *sk, u32 now_ms, bool bound)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	const struct mltcp_sock *ms = mltcp_sk(sk);
 
-	trace_mltcp_yield(sk, now_ms - ms->start_ms, !mltcp_yield_in_bound(ms, now_ms),
+	trace_mltcp_yield(sk, now_ms - ms->start_ms, bound, mltcp_yield_backoff(ms),
 			  tp->rack.rtt_us, tcp_min_rtt(tp));
 }
 EXPORT_SYMBOL_GPL(mltcp_yield_ended);

@@ -163,9 +163,10 @@ TRACE_EVENT(mltcp_restart,
 
 TRACE_EVENT(mltcp_yield,
 
-	TP_PROTO(const struct sock *sk, u32 held_ms, bool bound, u32 rtt_us, u32 min_rtt_us),
+	TP_PROTO(const struct sock *sk, u32 held_ms, bool bound, u8 backoff, u32 rtt_us,
+		 u32 min_rtt_us),
 
-	TP_ARGS(sk, held_ms, bound, rtt_us, min_rtt_us),
+	TP_ARGS(sk, held_ms, bound, backoff, rtt_us, min_rtt_us),
 
 	TP_STRUCT__entry(
 		__field(const void *, skaddr)
@@ -176,6 +177,7 @@ TRACE_EVENT(mltcp_yield,
 		__field(__u16, sport)
 		__field(__u16, dport)
 		__field(bool, bound)
+		__field(__u8, backoff)
 	),
 
 	TP_fast_assign(
@@ -187,12 +189,13 @@ TRACE_EVENT(mltcp_yield,
 		__entry->sport = ntohs(inet_sk(sk)->inet_sport);
 		__entry->dport = ntohs(inet_sk(sk)->inet_dport);
 		__entry->bound = bound;
+		__entry->backoff = backoff;
 	),
 
-	TP_printk("sport=%u dport=%u held_ms=%u end=%s rtt_us=%u min_rtt_us=%u cwnd=%u",
+	TP_printk("sport=%u dport=%u held_ms=%u end=%s rtt_us=%u min_rtt_us=%u cwnd=%u backoff=%u",
 		  __entry->sport, __entry->dport, __entry->held_ms,
 		  __entry->bound ? "bound" : "drained", __entry->rtt_us,
-		  __entry->min_rtt_us, __entry->cwnd)
+		  __entry->min_rtt_us, __entry->cwnd, __entry->backoff)
 );
 
 TRACE_EVENT(mltcp_gap,

@@ -98,14 +98,14 @@ void mltcp_ca_init(struct sock *sk);
 void mltcp_ca_release(struct sock *sk);
 void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev);
 u32 mltcp_ai_credit(struct sock *sk, u32 acked);
-void mltcp_yield_ended(struct sock *sk, u32 now_ms);
+void mltcp_yield_ended(struct sock *sk, u32 now_ms, bool bound);
 void mltcp_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked);
 
 /**
  * mltcp_yields() - does a restarted flow keep its window on this ACK?
  * @sk: socket
  *
- * mltcp_yield_holds() on the latest RTT sample (RACK's, taken on every ACK
+ * mltcp_yield_step() on the latest RTT sample (RACK's, taken on every ACK
  * before the congestion-control hooks run) against the path's minimum.
  * Cheap: a flag test unless the iteration restarted the window.  The ACK
  * that ends a yield calls mltcp_yield_ended() (the tracepoint), once per
@@ -117,14 +117,16 @@ static inline bool mltcp_yields(struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	struct mltcp_sock *ms = mltcp_sk(sk);
+	enum mltcp_yield_state st;
 	u32 now_ms;
 
 	if (likely(!(ms->flags & MLTCP_SF_YIELD)))
 		return false;
 	now_ms = mltcp_clock_ms();
-	if (mltcp_yield_holds(ms, tp->rack.rtt_us, tcp_min_rtt(tp), now_ms))
+	st = mltcp_yield_step(ms, tp->rack.rtt_us, tcp_min_rtt(tp), now_ms);
+	if (st == MLTCP_YIELD_HOLDS)
 		return true;
-	mltcp_yield_ended(sk, now_ms);
+	mltcp_yield_ended(sk, now_ms, st == MLTCP_YIELD_BOUND);
 	return false;
 }
 

@@ -130,6 +130,9 @@ enum mltcp_mode {
 #define MLTCP_SF_TIEBREAK_GIVEN	0x08	/* tiebreak set by control plane */
 #define MLTCP_SF_MARK_PENDING	0x10	/* a mark since the last TX_START */
 #define MLTCP_SF_YIELD		0x20	/* restarted; holds while others queue */
+#define MLTCP_SF_BACKOFF	0xc0	/* yields bounded by gap >> this (2 bits) */
+#define MLTCP_SF_BACKOFF_SHIFT	6
+#define MLTCP_BACKOFF_MAX	3
 
 /**
  * struct mltcp_sock - per-socket MLTCP state (56 bytes)
@@ -1122,25 +1125,51 @@ static inline void mltcp_yield_begin(struct mltcp_sock *ms, u32 gap_us, u32 now_
 }
 
 /**
+ * mltcp_yield_backoff() - how many times shorter than the gap yields are bounded
+ * @ms: socket state
+ *
+ * Return: n in [0, MLTCP_BACKOFF_MAX]: a yield lasts at most the iteration
+ *	gap divided by 2^n (mltcp_yield_in_bound()).
+ */
+static inline u8 mltcp_yield_backoff(const struct mltcp_sock *ms)
+{
+	return (ms->flags & MLTCP_SF_BACKOFF) >> MLTCP_SF_BACKOFF_SHIFT;
+}
+
+static inline void mltcp_set_yield_backoff(struct mltcp_sock *ms, u8 n)
+{
+	ms->flags = (u8)((ms->flags & ~MLTCP_SF_BACKOFF) | (n << MLTCP_SF_BACKOFF_SHIFT));
+}
+
+/**
  * mltcp_yield_in_bound() - may a yield still go on?
  * @ms: socket state
  * @now_ms: the caller's millisecond clock (the one @ms->start_ms is in)
  *
  * A yield lasts at most as long as the iteration gap (@ms->gap_q8) since
- * the iteration started: see mltcp_yield_holds().
+ * the iteration started, halved once per step of backoff (eight steps of
+ * the log scale each): see mltcp_yield_step().
  *
- * Return: true while the time since the iteration started is below the gap.
+ * Return: true while the time since the iteration started is below the bound.
  */
 static inline bool mltcp_yield_in_bound(const struct mltcp_sock *ms, u32 now_ms)
 {
 	u32 held_ms = now_ms - ms->start_ms;
 	u32 held_us = held_ms < 0xffffffffU / 1000U ? held_ms * 1000U : 0xffffffffU;
 
-	return ms->gap_q8 && mltcp_gap_q8(held_us) < ms->gap_q8;
+	return ms->gap_q8 && mltcp_gap_q8(held_us) + 8U * mltcp_yield_backoff(ms) < ms->gap_q8;
 }
 
+/* What mltcp_yield_step() decided on an ACK. */
+enum mltcp_yield_state {
+	MLTCP_YIELD_NONE = 0,	/* not yielding (no restart, or it ended before) */
+	MLTCP_YIELD_HOLDS,	/* the flow keeps its window */
+	MLTCP_YIELD_DRAINED,	/* ended now: a sample without another's queue */
+	MLTCP_YIELD_BOUND,	/* ended now: the bound ran out first */
+};
+
 /**
- * mltcp_yield_holds() - does a restarted flow keep its window on this ACK?
+ * mltcp_yield_step() - does a restarted flow keep its window on this ACK?
  * @ms: socket state
  * @rtt_us: the latest RTT sample (0 = none)
  * @min_rtt_us: the path's minimum RTT (~0U = unknown)
@@ -1158,17 +1187,54 @@ static inline bool mltcp_yield_in_bound(const struct mltcp_sock *ms, u32 now_ms)
  * ordinary bulk flow can hold a standing queue indefinitely): alone, or
  * behind a phase that ended, the flow ramps as before.
  *
+ * The bound backs off.  Between jobs that can take turns the other job's
+ * phase ends within the yielding job's compute time (its gap), so its
+ * yields drain; a yield that runs out the bound met a phase longer than
+ * that, a job it cannot interleave with (communication over half of the
+ * iteration), and yielding to it again would only slow this job down
+ * each iteration: each such yield halves the next ones' bound (down to an
+ * eighth of the gap), each yield that drains doubles it back.  Without a
+ * gap reference (nothing learned yet) a yield ends at once and changes
+ * nothing.
+ *
+ * Return: enum mltcp_yield_state; DRAINED and BOUND once per yield.
+ */
+static inline enum mltcp_yield_state mltcp_yield_step(struct mltcp_sock *ms, u32 rtt_us,
+						      u32 min_rtt_us, u32 now_ms)
+{
+	u8 backoff = mltcp_yield_backoff(ms);
+	enum mltcp_yield_state st;
+
+	if (!(ms->flags & MLTCP_SF_YIELD))
+		return MLTCP_YIELD_NONE;
+	if (mltcp_yield_in_bound(ms, now_ms)) {
+		if (mltcp_queue_seen(rtt_us, min_rtt_us))
+			return MLTCP_YIELD_HOLDS;
+		st = MLTCP_YIELD_DRAINED;
+		if (backoff)
+			mltcp_set_yield_backoff(ms, backoff - 1);
+	} else {
+		st = MLTCP_YIELD_BOUND;
+		if (ms->gap_q8 && backoff < MLTCP_BACKOFF_MAX)
+			mltcp_set_yield_backoff(ms, backoff + 1);
+	}
+	ms->flags &= (u8)~MLTCP_SF_YIELD;
+	return st;
+}
+
+/**
+ * mltcp_yield_holds() - mltcp_yield_step() as a yes/no
+ * @ms: socket state
+ * @rtt_us: the latest RTT sample (0 = none)
+ * @min_rtt_us: the path's minimum RTT (~0U = unknown)
+ * @now_ms: the caller's millisecond clock
+ *
  * Return: true while the flow holds its window.
  */
 static inline bool mltcp_yield_holds(struct mltcp_sock *ms, u32 rtt_us,
 				     u32 min_rtt_us, u32 now_ms)
 {
-	if (!(ms->flags & MLTCP_SF_YIELD))
-		return false;
-	if (mltcp_yield_in_bound(ms, now_ms) && mltcp_queue_seen(rtt_us, min_rtt_us))
-		return true;
-	ms->flags &= (u8)~MLTCP_SF_YIELD;
-	return false;
+	return mltcp_yield_step(ms, rtt_us, min_rtt_us, now_ms) == MLTCP_YIELD_HOLDS;
 }
 
 /**

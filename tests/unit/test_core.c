@@ -809,6 +809,60 @@ static void test_yield(void **state)
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 1680));
 }
 
+/*
+ * The bound backs off: each yield that runs it out halves the next ones'
+ * (down to an eighth of the gap), each yield that drains doubles it back.
+ * A learned 800 ms gap, iterations starting at t = 0 ms.
+ */
+static void test_yield_backoff(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+	int i;
+
+	(void)state;
+	mltcp_set_size(&ms, 4 * MB);
+	assert_true(mltcp_learn_gap(&ms, 800000, MB));
+	assert_int_equal(mltcp_yield_backoff(&ms), 0);
+	/* a queue that outlasts the gap: ends on the bound, backoff 1 */
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 700), MLTCP_YIELD_HOLDS);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 850), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_backoff(&ms), 1);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 860), MLTCP_YIELD_NONE);
+	/* the next yield lasts half the gap */
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 350), MLTCP_YIELD_HOLDS);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 450), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_backoff(&ms), 2);
+	/* a quarter, an eighth, and no shorter */
+	for (i = 0; i < 4; i++) {
+		mltcp_yield_begin(&ms, 800000, 0);
+		assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 400), MLTCP_YIELD_BOUND);
+	}
+	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 80), MLTCP_YIELD_HOLDS);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 110), MLTCP_YIELD_BOUND);
+	/* yields that drain bring the bound back, one step each */
+	for (i = MLTCP_BACKOFF_MAX - 1; i >= 0; i--) {
+		mltcp_yield_begin(&ms, 800000, 0);
+		assert_int_equal(mltcp_yield_step(&ms, 300, 100, 20), MLTCP_YIELD_DRAINED);
+		assert_int_equal(mltcp_yield_backoff(&ms), i);
+	}
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 700), MLTCP_YIELD_HOLDS);
+	/* the backoff lives in the flags' top bits and leaves the others alone */
+	assert_true(ms.flags & MLTCP_SF_YIELD);
+	mltcp_set_yield_backoff(&ms, 3);
+	assert_true(ms.flags & MLTCP_SF_YIELD);
+	assert_int_equal(mltcp_yield_backoff(&ms), 3);
+	/* no gap reference: the yield ends at once and the backoff stays */
+	ms = new_sock(0);
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 0), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_backoff(&ms), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -821,6 +875,7 @@ int main(void)
 		cmocka_unit_test(test_restart_ssthresh),
 		cmocka_unit_test(test_path_bdp),
 		cmocka_unit_test(test_queue_seen),
+		cmocka_unit_test(test_yield_backoff),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_ratio_from_socket),
 		cmocka_unit_test(test_clamping),
