@@ -130,7 +130,7 @@ enum mltcp_mode {
 #define MLTCP_SF_TIEBREAK_GIVEN	0x08	/* tiebreak set by control plane */
 #define MLTCP_SF_MARK_PENDING	0x10	/* a mark since the last TX_START */
 #define MLTCP_SF_YIELD		0x20	/* restarted; holds while others queue */
-#define MLTCP_SF_BACKOFF	0xc0	/* yields bounded by gap >> this (2 bits) */
+#define MLTCP_SF_BACKOFF	0xc0	/* n: yields bounded by gap / 2^n (2 bits) */
 #define MLTCP_SF_BACKOFF_SHIFT	6
 #define MLTCP_BACKOFF_MAX	3
 
@@ -141,7 +141,8 @@ enum mltcp_mode {
  * @hist: sizes of the last completed iterations, oldest first
  * @iters: completed iterations (given and learned)
  * @carry: Q10 remainder of the scaled ACK credit, always < 1024
- * @flags: MLTCP_SF_*
+ * @flags: MLTCP_SF_*, and the yield's backoff in the top two bits; written on
+ *	the ACK path and by the control plane, both under the socket's lock
  * @nhist: number of valid entries in @hist
  * @start_ms: when the current iteration started, in the caller's clock
  *	(milliseconds): reported (tracepoints) and the start of a yield's
@@ -1136,6 +1137,7 @@ static inline u8 mltcp_yield_backoff(const struct mltcp_sock *ms)
 	return (ms->flags & MLTCP_SF_BACKOFF) >> MLTCP_SF_BACKOFF_SHIFT;
 }
 
+/* Sets the backoff to @n <= MLTCP_BACKOFF_MAX, leaving the other flags alone. */
 static inline void mltcp_set_yield_backoff(struct mltcp_sock *ms, u8 n)
 {
 	ms->flags = (u8)((ms->flags & ~MLTCP_SF_BACKOFF) | (n << MLTCP_SF_BACKOFF_SHIFT));
@@ -1202,11 +1204,12 @@ enum mltcp_yield_state {
 static inline enum mltcp_yield_state mltcp_yield_step(struct mltcp_sock *ms, u32 rtt_us,
 						      u32 min_rtt_us, u32 now_ms)
 {
-	u8 backoff = mltcp_yield_backoff(ms);
 	enum mltcp_yield_state st;
+	u8 backoff;
 
 	if (!(ms->flags & MLTCP_SF_YIELD))
 		return MLTCP_YIELD_NONE;
+	backoff = mltcp_yield_backoff(ms);
 	if (mltcp_yield_in_bound(ms, now_ms)) {
 		if (mltcp_queue_seen(rtt_us, min_rtt_us))
 			return MLTCP_YIELD_HOLDS;
