@@ -11,7 +11,7 @@
 
 ML_BIN=${ML_BIN:-$(cd "$(dirname "$0")/.." && pwd)/build/bin}
 T=/sys/kernel/tracing
-tap_plan 9
+tap_plan 10
 [ -x "$ML_BIN/mltcp-bench" ] || bail "mltcp-bench is built ($ML_BIN; make userspace)"
 [ -d "$T/events" ] || mount -t tracefs tracefs "$T" || bail "tracefs is mounted"
 ml_modprobe mltcp_reno || bail "load mltcp_reno"
@@ -73,6 +73,10 @@ grep -m2 'mltcp_yield:' "$tmp/learned.trace" | diag_stream
 	grep -q 'mltcp_restart:.*cwnd_before=[0-9]* cwnd=[0-9]* ' "$tmp/learned.trace" &&
 	! grep -q 'mltcp_yield:.*end=bound' "$tmp/learned.trace"
 tap_result "mltcp_restart and mltcp_yield fire at iteration starts, one yield per iteration at most" $?
+# Only a yield that runs out its bound backs the next bound off: alone, every yield
+# drained, so each one reports backoff=0.
+[ "$(grep -c 'mltcp_yield:.* backoff=0$' "$tmp/learned.trace")" = "$yields" ]
+tap_result "alone, the yields' bound never backs off (backoff=0 on all $yields)" $?
 
 n=$(grep -c 'mltcp_iteration:.*source=given' "$tmp/given.trace")
 diag "given iteration events: $n"
