@@ -289,7 +289,8 @@ iperf_start_server() {
 # iperf_goodput_mbit NS_SRC DEST_IP [IPERF3_ARGS...]: runs iperf3 for IPERF_TIME
 # seconds (default 5) from NS_SRC to DEST_IP (a receiver address; its server is
 # started here) and prints the receiver-side goodput in Mbit/s. Several may run at
-# once in the background (each picks its own port).
+# once in the background (each picks its own port). With IPERF_JSON set, iperf3's
+# JSON report is also written to that file.
 iperf_goodput_mbit() {
 	local src=$1 dst=$2 ns json
 	shift 2
@@ -299,6 +300,7 @@ iperf_goodput_mbit() {
 		echo "iperf3 to $dst failed: $(printf '%s' "$json" | head -c 400)" >&2
 		return 1
 	}
+	[ -z "${IPERF_JSON:-}" ] || printf '%s' "$json" >"$IPERF_JSON"
 	printf '%s' "$json" | jq -r '.end.sum_received.bits_per_second / 1e6 * 100 | round / 100'
 }
 

@@ -1,7 +1,9 @@
 #!/bin/bash
 # The dumbbell's bottleneck really limits throughput to its configured rate: one
-# iperf3 flow (the kernel's cubic) gets within 10% of the rate, IPv4 and IPv6, at two
-# rates, and the tbf counts what it sent.
+# iperf3 flow (the kernel's cubic) gets no more than 5% above the rate's goodput and
+# at least 80% of it, IPv4 and IPv6, at two rates, and the tbf counts what it sent.
+# The upper bound is the limiter's; the lower one is looser because under TCG on a
+# busy host the guest's CPU, not the link, can cap one flow near 100 Mbit/s.
 #
 #   NS_S[0] ── NS_RT ══ tbf RATE, byte FIFO ══> NS_RR ── NS_R[0]
 . "$(dirname "$0")/lib.sh"
@@ -20,8 +22,8 @@ for rate in "${rates[@]}"; do
 		got=$(iperf_goodput_mbit "${NS_S[0]}" "$dst" -C cubic)
 		want=$(expect "$rate")
 		diag "rate $rate Mbit/s IPv$fam: goodput $got Mbit/s (expected about $want)"
-		within_pct "${got:-0}" "$want" 10
-		tap_result "IPv$fam goodput at a $rate Mbit/s bottleneck is within 10% of the rate" $?
+		awk -v g="${got:-0}" -v w="$want" 'BEGIN { exit !(g <= w * 1.05 && g >= w * 0.8) }'
+		tap_result "IPv$fam goodput at a $rate Mbit/s bottleneck ($got) is 80-105% of $want" $?
 	done
 done
 read -r sent drops marked < <(bottleneck_stats)

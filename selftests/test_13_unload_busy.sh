@@ -1,7 +1,14 @@
 #!/bin/bash
 # A module cannot be unloaded while a connection uses it, and neither can the core
-# (mltcp) under it; the connection survives the attempts at full rate; once it has
-# closed, both unload. For each of mltcp_reno, mltcp_cubic and mltcp_dctcp.
+# (mltcp) under it; the connection survives the attempts and keeps the link busy;
+# once it has closed, both unload. For each of mltcp_reno, mltcp_cubic and mltcp_dctcp.
+#
+# "Keeps the link busy" is checked per second of the transfer, not only as its
+# total: every one-second interval carries at least half the link (a connection left
+# without its congestion control would stall for a retransmission timeout or more),
+# and the whole transfer at least 3/4 of it. A tighter total is what test_02 and
+# test_11 measure; under TCG the guest's own CPU caps one flow some 10-15% below
+# 100 Mbit/s on a busy host, which is no fault of the module.
 #
 # The unload is attempted with the delete_module system call itself (rmmod and
 # modprobe -r refuse in userspace when the reference count is non-zero). For a module
@@ -25,6 +32,8 @@ r = libc.syscall(SYS_delete_module, sys.argv[1].encode(), os.O_NONBLOCK)
 print("OK" if r == 0 else errno.errorcode.get(ctypes.get_errno(), str(ctypes.get_errno())))
 EOF
 }
+# at_least A B: true when A >= B.
+at_least() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 is_busy() { case $1 in EBUSY | EAGAIN | EWOULDBLOCK) return 0 ;; esac; return 1; }
 
 # unload_when_idle NAME: unloads NAME, retrying for up to 10 s while sockets close.
@@ -48,7 +57,8 @@ at_exit "rm -rf $tmp"
 
 for algo in "${algos[@]}"; do
 	ml_modprobe "$algo" || bail "$algo loads"
-	IPERF_TIME=6 iperf_goodput_mbit "${NS_S[0]}" "${RCV_IP4[0]}" -C "$algo" >"$tmp/g" &
+	IPERF_TIME=6 IPERF_JSON=$tmp/json \
+		iperf_goodput_mbit "${NS_S[0]}" "${RCV_IP4[0]}" -C "$algo" >"$tmp/g" &
 	client=$!
 	up=0
 	for _ in $(seq 50); do
@@ -67,9 +77,12 @@ for algo in "${algos[@]}"; do
 	wait "$client"
 	rc=$?
 	g=$(cat "$tmp/g")
-	diag "$algo: goodput ${g:-?} Mbit/s"
-	[ $rc = 0 ] && within_pct "${g:-0}" "$want" 10
-	tap_result "the $algo connection survives at full rate (${g:-?} Mbit/s)" $?
+	slowest=$(jq -r '[.intervals[] | select(.sum.seconds > 0.5) | .sum.bits_per_second]
+		| min / 1e6 * 100 | round / 100' "$tmp/json" 2>/dev/null)
+	diag "$algo: goodput ${g:-?} Mbit/s, slowest second ${slowest:-?} Mbit/s"
+	[ $rc = 0 ] && at_least "${g:-0}" "$(awk -v w="$want" 'BEGIN { print w * 3 / 4 }')" &&
+		at_least "${slowest:-0}" "$(awk -v w="$want" 'BEGIN { print w / 2 }')"
+	tap_result "the $algo connection keeps the link busy through the attempts (${g:-?} Mbit/s, no second below ${slowest:-?})" $?
 
 	tap_check "after the connection closed, $algo unloads" unload_when_idle "$algo"
 	tap_check "then the core mltcp unloads" unload_when_idle mltcp
