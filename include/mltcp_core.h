@@ -133,8 +133,6 @@ enum mltcp_mode {
 #define MLTCP_SF_BACKOFF	0xc0	/* n: yields bounded by gap / 2^n (2 bits) */
 #define MLTCP_SF_BACKOFF_SHIFT	6
 #define MLTCP_BACKOFF_MAX	3
-/* at MLTCP_BACKOFF_MAX, one iteration in this many (a power of two) yields */
-#define MLTCP_YIELD_PROBE_EVERY	4
 
 /**
  * struct mltcp_sock - per-socket MLTCP state (56 bytes)
@@ -1115,11 +1113,6 @@ static inline bool mltcp_queue_seen(u32 rtt_us, u32 min_rtt_us)
  * this restart, so that the yield may last as long as the gap from the
  * restart on, as it does for learned iterations (the time since the mark
  * alone would have used up the bound before the yield began).
- *
- * At the deepest backoff (its yields ran out even an eighth of the gap,
- * see mltcp_yield_step()) only one iteration in MLTCP_YIELD_PROBE_EVERY
- * yields: a probe, whose draining brings the longer bounds back.  Counted
- * on @ms->iters, so it needs no state of its own.
  */
 static inline void mltcp_yield_begin(struct mltcp_sock *ms, u32 gap_us, u32 now_ms)
 {
@@ -1129,9 +1122,6 @@ static inline void mltcp_yield_begin(struct mltcp_sock *ms, u32 gap_us, u32 now_
 
 		ms->gap_q8 = mltcp_gap_q8(ref_us < 0xffffffffU ? (u32)ref_us : 0xffffffffU);
 	}
-	if ((ms->flags & MLTCP_SF_BACKOFF) == MLTCP_BACKOFF_MAX << MLTCP_SF_BACKOFF_SHIFT &&
-	    ms->iters & (MLTCP_YIELD_PROBE_EVERY - 1))
-		return;
 	ms->flags |= MLTCP_SF_YIELD;
 }
 
@@ -1205,10 +1195,9 @@ enum mltcp_yield_state {
  * that, a job it cannot interleave with (communication over half of the
  * iteration), and yielding to it again would only slow this job down
  * each iteration: each such yield halves the next ones' bound (down to an
- * eighth of the gap, where only one iteration in MLTCP_YIELD_PROBE_EVERY
- * yields: mltcp_yield_begin()), each yield that drains doubles it back.
- * Without a gap reference (nothing learned yet) a yield ends at once and
- * changes nothing.
+ * eighth of the gap), each yield that drains doubles it back.  Without a
+ * gap reference (nothing learned yet) a yield ends at once and changes
+ * nothing.
  *
  * Return: enum mltcp_yield_state; DRAINED and BOUND once per yield.
  */

@@ -811,8 +811,7 @@ static void test_yield(void **state)
 
 /*
  * The bound backs off: each yield that runs it out halves the next ones'
- * (down to an eighth of the gap, where one iteration in
- * MLTCP_YIELD_PROBE_EVERY yields), each yield that drains doubles it back.
+ * (down to an eighth of the gap), each yield that drains doubles it back.
  * A learned 800 ms gap, iterations starting at t = 0 ms.
  */
 static void test_yield_backoff(void **state)
@@ -835,8 +834,7 @@ static void test_yield_backoff(void **state)
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 350), MLTCP_YIELD_HOLDS);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 450), MLTCP_YIELD_BOUND);
 	assert_int_equal(mltcp_yield_backoff(&ms), 2);
-	/* a quarter, an eighth, and no shorter (iteration 0: a probe, below) */
-	ms.iters = 0;
+	/* a quarter, an eighth, and no shorter */
 	for (i = 0; i < 4; i++) {
 		mltcp_yield_begin(&ms, 800000, 0);
 		assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 400), MLTCP_YIELD_BOUND);
@@ -845,16 +843,7 @@ static void test_yield_backoff(void **state)
 	mltcp_yield_begin(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 80), MLTCP_YIELD_HOLDS);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 110), MLTCP_YIELD_BOUND);
-	/* that deep, only one iteration in MLTCP_YIELD_PROBE_EVERY yields */
-	for (i = 1; i < MLTCP_YIELD_PROBE_EVERY; i++) {
-		ms.iters = i;
-		mltcp_yield_begin(&ms, 800000, 0);
-		assert_false(ms.flags & MLTCP_SF_YIELD);
-		assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 20), MLTCP_YIELD_NONE);
-		assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
-	}
-	ms.iters = MLTCP_YIELD_PROBE_EVERY;
-	/* yields that drain bring the bound back, one step each (the first a probe) */
+	/* yields that drain bring the bound back, one step each */
 	for (i = MLTCP_BACKOFF_MAX - 1; i >= 0; i--) {
 		mltcp_yield_begin(&ms, 800000, 0);
 		assert_int_equal(mltcp_yield_step(&ms, 300, 100, 20), MLTCP_YIELD_DRAINED);
