@@ -304,6 +304,11 @@ iperf_goodput_mbit() {
 	printf '%s' "$json" | jq -r '.end.sum_received.bits_per_second / 1e6 * 100 | round / 100'
 }
 
+# at_least A B: true when the number A >= B.
+at_least() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'
+}
+
 # within_pct A B PCT: true when A is within PCT percent of B.
 within_pct() {
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'

@@ -22,7 +22,8 @@ for rate in "${rates[@]}"; do
 		got=$(iperf_goodput_mbit "${NS_S[0]}" "$dst" -C cubic)
 		want=$(expect "$rate")
 		diag "rate $rate Mbit/s IPv$fam: goodput $got Mbit/s (expected about $want)"
-		awk -v g="${got:-0}" -v w="$want" 'BEGIN { exit !(g <= w * 1.05 && g >= w * 0.8) }'
+		at_least "$(awk -v w="$want" 'BEGIN { print w * 1.05 }')" "${got:-0}" &&
+			at_least "${got:-0}" "$(awk -v w="$want" 'BEGIN { print w * 0.8 }')"
 		tap_result "IPv$fam goodput at a $rate Mbit/s bottleneck ($got) is 80-105% of $want" $?
 	done
 done

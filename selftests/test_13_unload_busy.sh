@@ -33,8 +33,6 @@ r = libc.syscall(SYS_delete_module, sys.argv[1].encode(), os.O_NONBLOCK)
 print("OK" if r == 0 else errno.errorcode.get(ctypes.get_errno(), str(ctypes.get_errno())))
 EOF
 }
-# at_least A B: true when A >= B.
-at_least() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 is_busy() { case $1 in EBUSY | EAGAIN | EWOULDBLOCK) return 0 ;; esac; return 1; }
 
 # unload_when_idle NAME: unloads NAME, retrying for up to 10 s while sockets close.

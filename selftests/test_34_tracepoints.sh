@@ -75,7 +75,8 @@ grep -m2 'mltcp_yield:' "$tmp/learned.trace" | diag_stream
 tap_result "mltcp_restart and mltcp_yield fire at iteration starts, one yield per iteration at most" $?
 # Only a yield that runs out its bound backs the next bound off: alone, every yield
 # drained, so each one reports backoff=0.
-[ "$(grep -c 'mltcp_yield:.* backoff=0$' "$tmp/learned.trace")" = "$yields" ]
+[ "$yields" -ge 1 ] &&
+	[ "$(grep -c 'mltcp_yield:.* backoff=0$' "$tmp/learned.trace")" = "$yields" ]
 tap_result "alone, the yields' bound never backs off (backoff=0 on all $yields)" $?
 
 n=$(grep -c 'mltcp_iteration:.*source=given' "$tmp/given.trace")
