@@ -6,8 +6,9 @@
 # apart the jobs ran, fail a run whose loss curves differ between modes, and refuse
 # a grid whose --comm-share is not a fraction in [0.05, 0.95] or a --rate that is
 # neither Mbit/s nor auto before it builds anything, say where --rate auto set the
-# link; bench-ddp-trace attributes yields and retransmissions to the jobs whose
-# sockets they name. Prints TAP.
+# link; --guard pools the incompatible mix's rounds over several results;
+# bench-ddp-trace attributes yields and retransmissions to the jobs whose sockets they
+# name. Prints TAP.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -19,7 +20,7 @@ trap 'rm -rf "$out" "$tmp"' EXIT
 . "$top/scripts/tap-result.sh"
 
 echo "TAP version 13"
-echo "1..18"
+echo "1..20"
 
 # counters: the median over a mode's runs of drops / retransmitted / timeouts / CPU busy
 scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
@@ -157,5 +158,24 @@ scripts/bench-ddp-trace "$fix/pinned" >"$out" 2>&1
 rc=$?
 [ $rc = 1 ] && grep -qF "bench-ddp-trace: no traced trial in $fix/pinned" "$out" && ! grep -q Traceback "$out"
 result "bench-ddp-trace on results without traces says so" $?
+
+# --guard pools the incompatible mix's rounds over results: the recorded boot twice
+# counts each round twice; results holding no mix, or no results, are refused
+scripts/bench-ddp --guard "$fix/guard" "$fix/guard" >"$out" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -qF "| $fix/guard | incompatible | attached | 2 | 1.020 (0.973-1.067) | 1/2 |" "$out" &&
+	grep -qF '| all | | learned | 4 | 0.995 (0.971-1.019) | 4/4 |' "$out" &&
+	grep -qF '| all | | attached | 4 | 1.020 (0.973-1.067) | 2/4 |' "$out"
+result "bench-ddp --guard pools each round's slowest job against the base over results" $?
+
+scripts/bench-ddp --guard "$fix/counters" >"$out" 2>&1
+rc1=$?
+grep -qF "bench-ddp: no incompatible mix (a guard scenario) in $fix/counters" "$out"
+msg1=$?
+scripts/bench-ddp --guard "$fix/guard" "$tmp" >"$out" 2>&1
+rc2=$?
+[ $rc1 = 1 ] && [ $msg1 = 0 ] && [ $rc2 = 1 ] &&
+	grep -qF "bench-ddp: $tmp holds no results (ddp.tsv)" "$out" && ! grep -q Traceback "$out"
+result "bench-ddp --guard refuses results without a mix, or without results" $?
 
 [ $failed = 0 ]
