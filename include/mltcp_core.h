@@ -130,9 +130,11 @@ enum mltcp_mode {
 #define MLTCP_SF_TIEBREAK_GIVEN	0x08	/* tiebreak set by control plane */
 #define MLTCP_SF_MARK_PENDING	0x10	/* a mark since the last TX_START */
 #define MLTCP_SF_YIELD		0x20	/* restarted; holds while others queue */
-#define MLTCP_SF_BACKOFF	0xc0	/* n: yields bounded by gap / 2^n (2 bits) */
+#define MLTCP_SF_BACKOFF	0xc0	/* n: yield bound, mltcp_backoff_octaves() (2 bits) */
 #define MLTCP_SF_BACKOFF_SHIFT	6
 #define MLTCP_BACKOFF_MAX	3
+/* the deepest backoff bounds a yield by gap / 2^5: a probe of an RTT or two */
+#define MLTCP_BACKOFF_DEEPEST_OCTAVES	5
 
 /**
  * struct mltcp_sock - per-socket MLTCP state (56 bytes)
@@ -1130,7 +1132,7 @@ static inline void mltcp_yield_begin(struct mltcp_sock *ms, u32 gap_us, u32 now_
  * @ms: socket state
  *
  * Return: n in [0, MLTCP_BACKOFF_MAX]: a yield lasts at most the iteration
- *	gap divided by 2^n (mltcp_yield_in_bound()).
+ *	gap divided by 2^mltcp_backoff_octaves(n) (mltcp_yield_in_bound()).
  */
 static inline u8 mltcp_yield_backoff(const struct mltcp_sock *ms)
 {
@@ -1144,13 +1146,35 @@ static inline void mltcp_set_yield_backoff(struct mltcp_sock *ms, u8 n)
 }
 
 /**
+ * mltcp_backoff_octaves() - how many halvings of the gap a backoff stands for
+ * @n: backoff, in [0, MLTCP_BACKOFF_MAX]
+ *
+ * One per step up to a quarter of the gap; the deepest step jumps to a
+ * 32nd (MLTCP_BACKOFF_DEEPEST_OCTAVES).  A job that got there has run out
+ * a quarter of its gap behind the other job's phase again and again: one
+ * it cannot take turns with.  Its yields then only look whether the link
+ * is free (a sample without a queue steps it back), which takes the first
+ * RTT or two, not the eighth of the gap (~130 ms of a 1 s gap, every
+ * iteration) that the learned short job of bench-ddp's incompatible mix
+ * held before (bench/ANALYSIS.md, session 27).  With given marks the
+ * bound counts from the mark, before the compute, so their deepest yields
+ * were already about that short.
+ *
+ * Return: the bound is the gap divided by 2 to this power.
+ */
+static inline u32 mltcp_backoff_octaves(u8 n)
+{
+	return n < MLTCP_BACKOFF_MAX ? n : MLTCP_BACKOFF_DEEPEST_OCTAVES;
+}
+
+/**
  * mltcp_yield_in_bound() - may a yield still go on?
  * @ms: socket state
  * @now_ms: the caller's millisecond clock (the one @ms->start_ms is in)
  *
  * A yield lasts at most as long as the iteration gap (@ms->gap_q8) since
- * the iteration started, halved once per step of backoff (eight steps of
- * the log scale each): see mltcp_yield_step().
+ * the iteration started, divided by 2^mltcp_backoff_octaves() (eight
+ * steps of the log scale an octave): see mltcp_yield_step().
  *
  * Return: true while the time since the iteration started is below the bound.
  */
@@ -1158,8 +1182,9 @@ static inline bool mltcp_yield_in_bound(const struct mltcp_sock *ms, u32 now_ms)
 {
 	u32 held_ms = now_ms - ms->start_ms;
 	u32 held_us = held_ms < 0xffffffffU / 1000U ? held_ms * 1000U : 0xffffffffU;
+	u32 octaves = mltcp_backoff_octaves(mltcp_yield_backoff(ms));
 
-	return ms->gap_q8 && mltcp_gap_q8(held_us) + 8U * mltcp_yield_backoff(ms) < ms->gap_q8;
+	return ms->gap_q8 && mltcp_gap_q8(held_us) + 8U * octaves < ms->gap_q8;
 }
 
 /* What mltcp_yield_step() decided on an ACK. */
@@ -1194,10 +1219,10 @@ enum mltcp_yield_state {
  * yields drain; a yield that runs out the bound met a phase longer than
  * that, a job it cannot interleave with (communication over half of the
  * iteration), and yielding to it again would only slow this job down
- * each iteration: each such yield halves the next ones' bound (down to an
- * eighth of the gap), each yield that drains doubles it back.  Without a
- * gap reference (nothing learned yet) a yield ends at once and changes
- * nothing.
+ * each iteration: each such yield shortens the next ones' bound (a half,
+ * a quarter, then a 32nd of the gap: mltcp_backoff_octaves()), each yield
+ * that drains takes one step back.  Without a gap reference (nothing
+ * learned yet) a yield ends at once and changes nothing.
  *
  * Return: enum mltcp_yield_state; DRAINED and BOUND once per yield.
  */

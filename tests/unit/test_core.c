@@ -811,7 +811,8 @@ static void test_yield(void **state)
 
 /*
  * The bound backs off: each yield that runs it out halves the next ones'
- * (down to an eighth of the gap), each yield that drains doubles it back.
+ * (a half, a quarter, then a 32nd of the gap), each yield that drains
+ * takes a step back.
  * A learned 800 ms gap, iterations starting at t = 0 ms.
  */
 static void test_yield_backoff(void **state)
@@ -834,15 +835,23 @@ static void test_yield_backoff(void **state)
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 350), MLTCP_YIELD_HOLDS);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 450), MLTCP_YIELD_BOUND);
 	assert_int_equal(mltcp_yield_backoff(&ms), 2);
-	/* a quarter, an eighth, and no shorter */
-	for (i = 0; i < 4; i++) {
-		mltcp_yield_begin(&ms, 800000, 0);
-		assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 400), MLTCP_YIELD_BOUND);
-	}
-	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
+	/* a quarter of the gap */
 	mltcp_yield_begin(&ms, 800000, 0);
-	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 80), MLTCP_YIELD_HOLDS);
-	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 110), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 180), MLTCP_YIELD_HOLDS);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 220), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
+	/* then a 32nd (25 ms), and no shorter however often it runs out */
+	for (i = 0; i < 3; i++) {
+		mltcp_yield_begin(&ms, 800000, 0);
+		assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 20), MLTCP_YIELD_HOLDS);
+		assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 30), MLTCP_YIELD_BOUND);
+		assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
+	}
+	/* the deepest yield still drains when it finds the link free */
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 5), MLTCP_YIELD_DRAINED);
+	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX - 1);
+	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_MAX);
 	/* yields that drain bring the bound back, one step each */
 	for (i = MLTCP_BACKOFF_MAX - 1; i >= 0; i--) {
 		mltcp_yield_begin(&ms, 800000, 0);
