@@ -810,7 +810,7 @@ static void test_yield(void **state)
 }
 
 /*
- * The bound backs off: each yield that runs it out halves the next ones'
+ * The bound backs off: each yield that runs it out shortens the next ones'
  * (a half, a quarter, then a 32nd of the gap), each yield that drains
  * takes a step back.
  * A learned 800 ms gap, iterations starting at t = 0 ms.
