@@ -135,6 +135,8 @@ enum mltcp_mode {
 #define MLTCP_BACKOFF_MAX	3
 /* the deepest backoff bounds a yield by gap / 2^5: a probe of an RTT or two */
 #define MLTCP_BACKOFF_DEEPEST_OCTAVES	5
+/* a learned yield that drains after gap / 2^2 steps the backoff up: mltcp_yield_was_long() */
+#define MLTCP_YIELD_LONG_OCTAVES	2
 
 /**
  * struct mltcp_sock - per-socket MLTCP state (56 bytes)
@@ -1167,6 +1169,14 @@ static inline u32 mltcp_backoff_octaves(u8 n)
 	return n < MLTCP_BACKOFF_MAX ? n : MLTCP_BACKOFF_DEEPEST_OCTAVES;
 }
 
+/* The time since the iteration started, on the gap's log scale (mltcp_gap_q8()). */
+static inline u32 mltcp_yield_held_q8(const struct mltcp_sock *ms, u32 now_ms)
+{
+	u32 held_ms = now_ms - ms->start_ms;
+
+	return mltcp_gap_q8(held_ms < 0xffffffffU / 1000U ? held_ms * 1000U : 0xffffffffU);
+}
+
 /**
  * mltcp_yield_in_bound() - may a yield still go on?
  * @ms: socket state
@@ -1180,11 +1190,34 @@ static inline u32 mltcp_backoff_octaves(u8 n)
  */
 static inline bool mltcp_yield_in_bound(const struct mltcp_sock *ms, u32 now_ms)
 {
-	u32 held_ms = now_ms - ms->start_ms;
-	u32 held_us = held_ms < 0xffffffffU / 1000U ? held_ms * 1000U : 0xffffffffU;
 	u32 octaves = mltcp_backoff_octaves(mltcp_yield_backoff(ms));
 
-	return ms->gap_q8 && mltcp_gap_q8(held_us) + 8U * octaves < ms->gap_q8;
+	return ms->gap_q8 && mltcp_yield_held_q8(ms, now_ms) + 8U * octaves < ms->gap_q8;
+}
+
+/**
+ * mltcp_yield_was_long() - did a yield that drained cost as much as a bound?
+ * @ms: socket state, its yield just drained
+ * @now_ms: the caller's millisecond clock (the one @ms->start_ms is in)
+ *
+ * A learned yield that waited a quarter of the gap (MLTCP_YIELD_LONG_OCTAVES)
+ * or more for the queue to empty found no turn either: it met a job that
+ * sends most of the time and pauses now and then (a DDP job whose buckets
+ * come from a busy CPU), and waits that long again every iteration.  It
+ * steps the backoff up as a bound would; only yields at backoff 0 and 1 can
+ * drain that late, as deeper bounds end them earlier.  Between jobs that
+ * take turns the first yields may be that long, and the next ones, behind
+ * a phase already past, drain early and step back.  With given marks the
+ * bound counts from the mark, before the compute (mltcp_yield_begin()), so
+ * the time held is not the yield's own: it is not judged.
+ *
+ * Return: true if the yield counts as one that ran out the bound.
+ */
+static inline bool mltcp_yield_was_long(const struct mltcp_sock *ms, u32 now_ms)
+{
+	if (!ms->gap_q8 || (ms->flags & MLTCP_SF_BOUNDS_GIVEN))
+		return false;
+	return mltcp_yield_held_q8(ms, now_ms) + 8U * MLTCP_YIELD_LONG_OCTAVES >= ms->gap_q8;
 }
 
 /* What mltcp_yield_step() decided on an ACK. */
@@ -1220,9 +1253,11 @@ enum mltcp_yield_state {
  * that, a job it cannot interleave with (communication over half of the
  * iteration), and yielding to it again would only slow this job down
  * each iteration: each such yield shortens the next ones' bound (a half,
- * a quarter, then a 32nd of the gap: mltcp_backoff_octaves()), each yield
- * that drains takes one step back.  Without a gap reference (nothing
- * learned yet) a yield ends at once and changes nothing.
+ * a quarter, then a 32nd of the gap: mltcp_backoff_octaves()), and so does
+ * a learned yield that drains only after a quarter of the gap
+ * (mltcp_yield_was_long()); each yield that drains earlier takes one step
+ * back.  Without a gap reference (nothing learned yet) a yield ends at
+ * once and changes nothing.
  *
  * Return: enum mltcp_yield_state; DRAINED and BOUND once per yield.
  */
@@ -1239,7 +1274,9 @@ static inline enum mltcp_yield_state mltcp_yield_step(struct mltcp_sock *ms, u32
 		if (mltcp_queue_seen(rtt_us, min_rtt_us))
 			return MLTCP_YIELD_HOLDS;
 		st = MLTCP_YIELD_DRAINED;
-		if (backoff)
+		if (mltcp_yield_was_long(ms, now_ms))
+			mltcp_set_yield_backoff(ms, backoff + 1);
+		else if (backoff)
 			mltcp_set_yield_backoff(ms, backoff - 1);
 	} else {
 		st = MLTCP_YIELD_BOUND;

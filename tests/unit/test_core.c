@@ -775,9 +775,12 @@ static void test_yield(void **state)
 	mltcp_yield_begin(&ms, 200000, 0);
 	assert_true(ms.flags & MLTCP_SF_YIELD);
 	assert_true(mltcp_yield_holds(&ms, 10000, 100, 0));
-	assert_true(mltcp_yield_holds(&ms, 10000, 100, 150));
-	/* the queue drains: released, and a new queue does not hold it again */
-	assert_false(mltcp_yield_holds(&ms, 300, 100, 160));
+	assert_true(mltcp_yield_holds(&ms, 10000, 100, 40));
+	/*
+	 * the queue drains (within a quarter of the gap, which leaves the
+	 * backoff at 0): released, and a new queue does not hold it again
+	 */
+	assert_false(mltcp_yield_holds(&ms, 300, 100, 45));
 	assert_false(ms.flags & MLTCP_SF_YIELD);
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 170));
 	/* a queue that never drains: released after about the iteration gap */
@@ -811,7 +814,8 @@ static void test_yield(void **state)
 
 /*
  * The bound backs off: each yield that runs it out shortens the next ones'
- * (a half, a quarter, then a 32nd of the gap), each yield that drains
+ * (a half, a quarter, then a 32nd of the gap), and so does a learned one
+ * that drains after a quarter of the gap; each yield that drains earlier
  * takes a step back.
  * A learned 800 ms gap, iterations starting at t = 0 ms.
  */
@@ -865,6 +869,31 @@ static void test_yield_backoff(void **state)
 	mltcp_set_yield_backoff(&ms, 3);
 	assert_true(ms.flags & MLTCP_SF_YIELD);
 	assert_int_equal(mltcp_yield_backoff(&ms), 3);
+	/* a learned yield that drains after a quarter of the gap steps up */
+	mltcp_set_yield_backoff(&ms, 0);
+	ms.flags &= (u8)~MLTCP_SF_YIELD;
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 240), MLTCP_YIELD_HOLDS);
+	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 250), MLTCP_YIELD_DRAINED);
+	assert_int_equal(mltcp_yield_backoff(&ms), 1);
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 250), MLTCP_YIELD_DRAINED);
+	assert_int_equal(mltcp_yield_backoff(&ms), 2);
+	/* at a quarter's bound none drains that late: the bound ends it first */
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 250), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
+	/* one that drains within a quarter still takes a step back */
+	mltcp_set_yield_backoff(&ms, 1);
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 150), MLTCP_YIELD_DRAINED);
+	assert_int_equal(mltcp_yield_backoff(&ms), 0);
+	/* with given marks the time held counts from the mark: not judged */
+	ms.flags |= MLTCP_SF_BOUNDS_GIVEN;
+	ms.start_ms = 0;
+	mltcp_yield_begin(&ms, 800000, 600);
+	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 900), MLTCP_YIELD_DRAINED);
+	assert_int_equal(mltcp_yield_backoff(&ms), 0);
 	/* no gap reference: the yield ends at once and the backoff stays */
 	ms = new_sock(0);
 	mltcp_yield_begin(&ms, 800000, 0);
