@@ -812,6 +812,14 @@ static void test_yield(void **state)
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 1680));
 }
 
+/* Begins a yield after an 800 ms gap that drains at @now_ms; returns the backoff. */
+static u8 yield_drains_at(struct mltcp_sock *ms, u32 now_ms)
+{
+	mltcp_yield_begin(ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(ms, 300, 100, now_ms), MLTCP_YIELD_DRAINED);
+	return mltcp_yield_backoff(ms);
+}
+
 /*
  * The bound backs off: each yield that runs it out shortens the next ones'
  * (a half, a quarter, then a 32nd of the gap), and so does a learned one
@@ -857,11 +865,8 @@ static void test_yield_backoff(void **state)
 	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX - 1);
 	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_MAX);
 	/* yields that drain bring the bound back, one step each */
-	for (i = MLTCP_BACKOFF_MAX - 1; i >= 0; i--) {
-		mltcp_yield_begin(&ms, 800000, 0);
-		assert_int_equal(mltcp_yield_step(&ms, 300, 100, 20), MLTCP_YIELD_DRAINED);
-		assert_int_equal(mltcp_yield_backoff(&ms), i);
-	}
+	for (i = MLTCP_BACKOFF_MAX - 1; i >= 0; i--)
+		assert_int_equal(yield_drains_at(&ms, 20), i);
 	mltcp_yield_begin(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 700), MLTCP_YIELD_HOLDS);
 	/* the backoff lives in the flags' top bits and leaves the others alone */
@@ -876,18 +881,14 @@ static void test_yield_backoff(void **state)
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 240), MLTCP_YIELD_HOLDS);
 	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 250), MLTCP_YIELD_DRAINED);
 	assert_int_equal(mltcp_yield_backoff(&ms), 1);
-	mltcp_yield_begin(&ms, 800000, 0);
-	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 250), MLTCP_YIELD_DRAINED);
-	assert_int_equal(mltcp_yield_backoff(&ms), 2);
+	assert_int_equal(yield_drains_at(&ms, 250), 2);
 	/* at a quarter's bound none drains that late: the bound ends it first */
 	mltcp_yield_begin(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 250), MLTCP_YIELD_BOUND);
 	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
 	/* one that drains within a quarter still takes a step back */
 	mltcp_set_yield_backoff(&ms, 1);
-	mltcp_yield_begin(&ms, 800000, 0);
-	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 150), MLTCP_YIELD_DRAINED);
-	assert_int_equal(mltcp_yield_backoff(&ms), 0);
+	assert_int_equal(yield_drains_at(&ms, 150), 0);
 	/* with given marks the time held counts from the mark: not judged */
 	ms.flags |= MLTCP_SF_BOUNDS_GIVEN;
 	ms.start_ms = 0;
