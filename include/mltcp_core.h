@@ -1274,10 +1274,12 @@ static inline enum mltcp_yield_state mltcp_yield_step(struct mltcp_sock *ms, u32
 		if (mltcp_queue_seen(rtt_us, min_rtt_us))
 			return MLTCP_YIELD_HOLDS;
 		st = MLTCP_YIELD_DRAINED;
-		if (mltcp_yield_was_long(ms, now_ms))
-			mltcp_set_yield_backoff(ms, backoff + 1);
-		else if (backoff)
+		if (mltcp_yield_was_long(ms, now_ms)) {
+			if (backoff < MLTCP_BACKOFF_MAX)
+				mltcp_set_yield_backoff(ms, backoff + 1);
+		} else if (backoff) {
 			mltcp_set_yield_backoff(ms, backoff - 1);
+		}
 	} else {
 		st = MLTCP_YIELD_BOUND;
 		if (ms->gap_q8 && backoff < MLTCP_BACKOFF_MAX)
