@@ -6,7 +6,8 @@
 # apart the jobs ran, fail a run whose loss curves differ between modes, and refuse
 # a grid whose --comm-share is not a fraction in [0.05, 0.95] or a --rate that is
 # neither Mbit/s nor auto before it builds anything, say where --rate auto set the
-# link; --guard pools the incompatible mix's rounds over several results;
+# link; --guard pools the incompatible mix's rounds over several results and says
+# whether a bootstrap interval of the pooled slowest job settles the guard;
 # bench-ddp-trace attributes yields and retransmissions to the jobs whose sockets they
 # name. Prints TAP.
 set -u
@@ -20,7 +21,7 @@ trap 'rm -rf "$out" "$tmp"' EXIT
 . "$top/scripts/tap-result.sh"
 
 echo "TAP version 13"
-echo "1..20"
+echo "1..21"
 
 # counters: the median over a mode's runs of drops / retransmitted / timeouts / CPU busy
 scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
@@ -167,6 +168,20 @@ rc=$?
 	grep -qF '| all | | learned | 4 | 0.995 (0.971-1.019) | 4/4 |' "$out" &&
 	grep -qF '| all | | attached | 4 | 1.020 (0.973-1.067) | 2/4 |' "$out"
 result "bench-ddp --guard pools each round's slowest job against the base over results" $?
+
+# the pooled estimate, on made-up results whose answer is known: a job 10% slower in
+# every round (not met), the same rounds as the base (met), the two pooled (the
+# geometric mean of 1.10 and 1.00, weighted by rounds), and one round in three 6%
+# slower (the interval reaches past 1.03x: not resolved)
+known=$fix/guard-known
+scripts/bench-ddp --guard "$known/slower" >"$out" 2>&1 &&
+	grep -qF '| incompatible | learned | 1 | 3 | 1.100 | 1.100-1.100 | not met |' "$out" &&
+	grep -qF '| incompatible | attached | 1 | 3 | 1.000 | 1.000-1.000 | met |' "$out" &&
+	scripts/bench-ddp --guard "$known/slower" "$known/same" >"$out" 2>&1 &&
+	grep -qF '| incompatible | learned | 2 | 6 | 1.049 | 1.049-1.049 | not met |' "$out" &&
+	scripts/bench-ddp --guard "$known/noisy" >"$out" 2>&1 &&
+	grep -qF '| incompatible | learned | 1 | 3 | 1.000 | 1.000-1.060 | not resolved: the interval straddles 1.03x |' "$out"
+result "bench-ddp --guard's pooled estimate and interval settle the guard only when they can" $?
 
 scripts/bench-ddp --guard "$fix/counters" >"$out" 2>&1
 rc1=$?
