@@ -469,6 +469,22 @@ static inline bool mltcp_f_active(const struct mltcp_sock *ms, int mode)
 }
 
 /**
+ * mltcp_takes_no_turns() - has the flow met a job it cannot take turns with?
+ * @ms: socket state
+ *
+ * The yield's bound at its deepest backoff (mltcp_yield_step()): the
+ * flow's yields kept running into another job's phase longer than its own
+ * compute, the latest one included.
+ *
+ * Return: true at the deepest backoff.
+ */
+static inline bool mltcp_takes_no_turns(const struct mltcp_sock *ms)
+{
+	return (ms->flags & MLTCP_SF_BACKOFF) ==
+	       (MLTCP_BACKOFF_MAX << MLTCP_SF_BACKOFF_SHIFT);
+}
+
+/**
  * mltcp_sock_f_q10() - the F a socket uses right now
  * @ms: socket state
  * @mode: global enum mltcp_mode
@@ -481,6 +497,18 @@ static inline bool mltcp_f_active(const struct mltcp_sock *ms, int mode)
  * while the size is unknown, in mode off, and in mode given for sockets
  * that got no hint; exactly the intercept when the slope is 0.
  *
+ * A flow that takes no turns (mltcp_takes_no_turns()) uses the top of F,
+ * slope + intercept, all through its iteration.  Between jobs that cannot
+ * interleave, the one whose yields run out starts each phase while the
+ * other's is under way, its F ramping from the bottom against the other's
+ * from the middle and up: it got less than a fair share every iteration
+ * and ran 4-10% slower than under the base algorithm on 6.12
+ * (bench/ANALYSIS.md, "The top of F for a flow that takes no turns").
+ * At the top it holds its own against any F of the other's ramp; F stays
+ * within [intercept, slope + intercept], so the bound against other
+ * traffic is the one every MLTCP flow already has.  A yield that finds the
+ * link free steps the backoff back, and F ramps again.
+ *
  * Return: F in Q10.
  */
 static inline u32 mltcp_sock_f_q10(const struct mltcp_sock *ms, int mode,
@@ -490,6 +518,8 @@ static inline u32 mltcp_sock_f_q10(const struct mltcp_sock *ms, int mode,
 
 	if (!mltcp_f_active(ms, mode))
 		return MLTCP_Q10_ONE;
+	if (mltcp_takes_no_turns(ms))
+		return mltcp_f_q10(params, MLTCP_Q10_ONE);
 	ratio = mltcp_ratio_q10(mltcp_bytes_done(acked, ms->mark),
 				ms->bytes_per_iter);
 	ratio += mltcp_head_start_q10(ms->tiebreak, stagger);

@@ -902,6 +902,53 @@ static void test_yield_backoff(void **state)
 	assert_int_equal(mltcp_yield_backoff(&ms), 0);
 }
 
+/*
+ * A flow at the deepest backoff takes no turns: F at its top through the
+ * whole iteration; a yield that drains steps it back to the ramp.
+ */
+static void test_no_turns_top_of_f(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+	u32 top = 2 * ONE;
+
+	(void)state;
+	mltcp_set_size(&ms, 4 * MB);
+	assert_true(mltcp_learn_gap(&ms, 800000, MB));
+	assert_false(mltcp_takes_no_turns(&ms));
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 0), ONE);
+	/* three yields that run out their bound reach the deepest backoff */
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 850), MLTCP_YIELD_BOUND);
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 450), MLTCP_YIELD_BOUND);
+	assert_false(mltcp_takes_no_turns(&ms));
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, MB),
+			 ONE + ONE / 4);
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 220), MLTCP_YIELD_BOUND);
+	assert_true(mltcp_takes_no_turns(&ms));
+	/* the top of F from the first byte, and the other flags untouched */
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 0), top);
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, MB), top);
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, mltcp_params_pack(ONE / 2, ONE),
+					  0, 0), ONE + ONE / 2);
+	/* a size given: mode given applies it too; off is exactly 1, slope 0 the intercept */
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 0), top);
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_OFF, PARAMS_DEFAULT, 0, 0), ONE);
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, mltcp_params_pack(0, ONE), 0,
+					  0), ONE);
+	/* a yield that finds the link free: back to the ramp */
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 5), MLTCP_YIELD_DRAINED);
+	assert_false(mltcp_takes_no_turns(&ms));
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 0), ONE);
+	/* the size unknown: F = 1 at any backoff */
+	ms = new_sock(0);
+	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_MAX);
+	assert_true(mltcp_takes_no_turns(&ms));
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 0), ONE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -915,6 +962,7 @@ int main(void)
 		cmocka_unit_test(test_path_bdp),
 		cmocka_unit_test(test_queue_seen),
 		cmocka_unit_test(test_yield_backoff),
+		cmocka_unit_test(test_no_turns_top_of_f),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_ratio_from_socket),
 		cmocka_unit_test(test_clamping),
