@@ -469,6 +469,18 @@ static inline bool mltcp_f_active(const struct mltcp_sock *ms, int mode)
 }
 
 /**
+ * mltcp_yield_backoff() - how many times shorter than the gap yields are bounded
+ * @ms: socket state
+ *
+ * Return: n in [0, MLTCP_BACKOFF_MAX]: a yield lasts at most the iteration
+ *	gap divided by 2^mltcp_backoff_octaves(n) (mltcp_yield_in_bound()).
+ */
+static inline u8 mltcp_yield_backoff(const struct mltcp_sock *ms)
+{
+	return (ms->flags & MLTCP_SF_BACKOFF) >> MLTCP_SF_BACKOFF_SHIFT;
+}
+
+/**
  * mltcp_takes_no_turns() - has the flow met a job it cannot take turns with?
  * @ms: socket state
  *
@@ -480,8 +492,7 @@ static inline bool mltcp_f_active(const struct mltcp_sock *ms, int mode)
  */
 static inline bool mltcp_takes_no_turns(const struct mltcp_sock *ms)
 {
-	return (ms->flags & MLTCP_SF_BACKOFF) ==
-	       (MLTCP_BACKOFF_MAX << MLTCP_SF_BACKOFF_SHIFT);
+	return mltcp_yield_backoff(ms) == MLTCP_BACKOFF_MAX;
 }
 
 /**
@@ -1157,18 +1168,6 @@ static inline void mltcp_yield_begin(struct mltcp_sock *ms, u32 gap_us, u32 now_
 		ms->gap_q8 = mltcp_gap_q8(ref_us < 0xffffffffU ? (u32)ref_us : 0xffffffffU);
 	}
 	ms->flags |= MLTCP_SF_YIELD;
-}
-
-/**
- * mltcp_yield_backoff() - how many times shorter than the gap yields are bounded
- * @ms: socket state
- *
- * Return: n in [0, MLTCP_BACKOFF_MAX]: a yield lasts at most the iteration
- *	gap divided by 2^mltcp_backoff_octaves(n) (mltcp_yield_in_bound()).
- */
-static inline u8 mltcp_yield_backoff(const struct mltcp_sock *ms)
-{
-	return (ms->flags & MLTCP_SF_BACKOFF) >> MLTCP_SF_BACKOFF_SHIFT;
 }
 
 /* Sets the backoff to @n <= MLTCP_BACKOFF_MAX, leaving the other flags alone. */

@@ -927,7 +927,7 @@ static void test_no_turns_top_of_f(void **state)
 	mltcp_yield_begin(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 220), MLTCP_YIELD_BOUND);
 	assert_true(mltcp_takes_no_turns(&ms));
-	/* the top of F from the first byte, and the other flags untouched */
+	/* the top of F from the first byte, whatever the bytes acked */
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 0), top);
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, MB), top);
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, mltcp_params_pack(ONE / 2, ONE),
