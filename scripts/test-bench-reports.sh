@@ -9,7 +9,7 @@
 # link; --guard pools the incompatible mix's rounds over several results and says
 # whether a bootstrap interval of the pooled slowest job settles the guard;
 # bench-ddp-trace attributes yields and retransmissions to the jobs whose sockets they
-# name. Prints TAP.
+# name; bench-grid-table judges the emulator's guard cells per job. Prints TAP.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -21,7 +21,7 @@ trap 'rm -rf "$out" "$tmp"' EXIT
 . "$top/scripts/tap-result.sh"
 
 echo "TAP version 13"
-echo "1..21"
+echo "1..23"
 
 # counters: the median over a mode's runs of drops / retransmitted / timeouts / CPU busy
 scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
@@ -192,5 +192,25 @@ rc2=$?
 [ $rc1 = 1 ] && [ $msg1 = 0 ] && [ $rc2 = 1 ] &&
 	grep -qF "bench-ddp: $tmp holds no results (ddp.tsv)" "$out" && ! grep -q Traceback "$out"
 result "bench-ddp --guard refuses results without a mix, or without results" $?
+
+# the emulator's guard cells (bench-grid-table): each job against its own time under the
+# base. In this recorded cell (bench/grid.conf's incompatible, 3 runs of each) the worst
+# job's ratio to its ideal reads 1.056x the base's, because the two ideals were measured
+# apart (one job alone, once per algorithm); per job, bert ran 1.026x its time under Reno
+grid=$top/tests/bench/fixtures/grid-guard
+scripts/bench-grid-table "$grid" >"$out" 2>&1 &&
+	grep -qF '| incompatible | mltcp_reno | 3 | 0/3 (0%) | never | never | never (never) | 22 (23) | 0.13 | 1.303 (1.299–1.307) | 1.056x |' "$out" &&
+	grep -qF 'incompatible mltcp_reno: slowest job vs its time under reno 1.026x <= 1.03 met (bert; median worst/ideal vs base 1.056x)' "$out"
+result "bench-grid-table judges a guard cell per job, against the job's time under the base" $?
+
+# the same cell with MLTCP's vgg19 iterations made 5% longer: vgg19 is now the slowest
+cp -r "$grid" "$tmp/grid"
+for f in "$tmp"/grid/incompatible/mltcp_reno/run*/iterations.csv; do
+	awk -F, -v OFS=, 'NR > 1 && $3 == "vgg19" { $6 = $5 + 1.05 * ($6 - $5) } 1' "$f" >"$f.new" &&
+		mv "$f.new" "$f"
+done
+scripts/bench-grid-table "$tmp/grid" >"$out" 2>&1 &&
+	grep -qF 'incompatible mltcp_reno: slowest job vs its time under reno 1.051x <= 1.03 NOT met (vgg19;' "$out"
+result "bench-grid-table's guard fails where one job runs over 3% slower than under the base" $?
 
 [ $failed = 0 ]
