@@ -21,7 +21,7 @@ trap 'rm -rf "$out" "$tmp"' EXIT
 . "$top/scripts/tap-result.sh"
 
 echo "TAP version 13"
-echo "1..23"
+echo "1..25"
 
 # counters: the median over a mode's runs of drops / retransmitted / timeouts / CPU busy
 scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
@@ -159,6 +159,23 @@ scripts/bench-ddp-trace "$fix/pinned" >"$out" 2>&1
 rc=$?
 [ $rc = 1 ] && grep -qF "bench-ddp-trace: no traced trial in $fix/pinned" "$out" && ! grep -q Traceback "$out"
 result "bench-ddp-trace on results without traces says so" $?
+
+# bench-ddp-trace --by-bound: three traced rounds of a recorded mix (6.12, the senders'
+# own FIFO), each job's time against its median under the base, split by whether most
+# of its yields ran out their bound; results without traced mix rounds are refused
+scripts/bench-ddp-trace --by-bound "$fix/by-bound" >"$out" 2>&1
+rc=$?
+[ $rc = 0 ] &&
+	grep -qF "attached  job 1: 1.019 (1) | 1.071 (1); slowest 1.120 | 1.128" "$out" &&
+	grep -qF "attached  job 2: 1.124 (2) | - (0); slowest 1.124 | -" "$out" &&
+	grep -qF "learned   job 2: - (0) | 1.073 (1); slowest - | 1.073" "$out"
+result "bench-ddp-trace --by-bound splits each job's rounds by how its yields ended" $?
+
+scripts/bench-ddp-trace --by-bound "$fix/pinned" >"$out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -qF "bench-ddp-trace: no traced round of a guard scenario in $fix/pinned" "$out" &&
+	! grep -q Traceback "$out"
+result "bench-ddp-trace --by-bound on results without traced mix rounds says so" $?
 
 # --guard pools the incompatible mix's rounds over results: the recorded boot twice
 # counts each round twice; results holding no mix, or no results, are refused
