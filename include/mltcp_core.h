@@ -135,7 +135,7 @@ enum mltcp_mode {
 #define MLTCP_BACKOFF_MAX	3
 /* the deepest backoff bounds a yield by gap / 2^5: a probe of an RTT or two */
 #define MLTCP_BACKOFF_DEEPEST_OCTAVES	5
-/* a yield that drains after gap / 2^2 steps the backoff up: mltcp_yield_was_long() */
+/* a learned yield that drains after gap / 2^2 steps the backoff up: mltcp_yield_was_long() */
 #define MLTCP_YIELD_LONG_OCTAVES	2
 
 /**
@@ -160,9 +160,6 @@ enum mltcp_mode {
  *	learned iteration so far in the low nibble; in the high nibble, the
  *	bursts per iteration, a maximum over the last iterations that forgets
  *	slowly (mltcp_learn_gap()); both saturate at 15 (MLTCP_BURSTS_MAX)
- * @lead_q8: with given marks, where the learner keeps no bursts: the time
- *	from the mark to the restart that began the current yield, on the
- *	gap's log scale (mltcp_gap_q8()); see mltcp_yield_was_long()
  *
  * @gap_q8 and @bursts fill what was padding: the size stays 56 bytes, which
  * CUBIC's private state needs (MLTCP_CHECK_PRIV).
@@ -178,10 +175,7 @@ struct mltcp_sock {
 	u32 start_ms;
 	u16 tiebreak;
 	u8 gap_q8;
-	union {
-		u8 bursts;
-		u8 lead_q8;
-	};
+	u8 bursts;
 };
 
 /* What an event did to the iteration state. */
@@ -911,24 +905,6 @@ static inline u8 mltcp_gap_q8(u32 gap_us)
 }
 
 /**
- * mltcp_q8_us() - the time a point of mltcp_gap_q8()'s scale stands for
- * @q8: a value of mltcp_gap_q8()
- *
- * Return: the middle of the microseconds that map to @q8 (within 1/16 of
- *	the time mapped), 0 for 0.
- */
-static inline u32 mltcp_q8_us(u8 q8)
-{
-	unsigned int msb = q8 >> 3, mant = 8 + (q8 & 7);
-
-	if (!q8)
-		return 0;
-	if (msb < 4)
-		return mant >> (3 - msb);
-	return (2 * mant + 1) << (msb - 4);
-}
-
-/**
  * mltcp_gap_ends_iter() - is an idle gap as long as an iteration gap?
  * @ms: socket state
  * @gap_us: the gap, in microseconds
@@ -1181,9 +1157,7 @@ static inline bool mltcp_queue_seen(u32 rtt_us, u32 min_rtt_us)
  * its compute: the reference then also covers the time from the mark to
  * this restart, so that the yield may last as long as the gap from the
  * restart on, as it does for learned iterations (the time since the mark
- * alone would have used up the bound before the yield began).  That time
- * is kept too (@ms->lead_q8), for judging the yield when it drains
- * (mltcp_yield_was_long()).
+ * alone would have used up the bound before the yield began).
  */
 static inline void mltcp_yield_begin(struct mltcp_sock *ms, u32 gap_us, u32 now_ms)
 {
@@ -1192,9 +1166,6 @@ static inline void mltcp_yield_begin(struct mltcp_sock *ms, u32 gap_us, u32 now_
 		u64 ref_us = (u64)gap_us + (u64)since_mark_ms * 1000U;
 
 		ms->gap_q8 = mltcp_gap_q8(ref_us < 0xffffffffU ? (u32)ref_us : 0xffffffffU);
-		ms->lead_q8 = since_mark_ms ?
-			mltcp_gap_q8(since_mark_ms < 0xffffffffU / 1000U ?
-				     since_mark_ms * 1000U : 0xffffffffU) : 0;
 	}
 	ms->flags |= MLTCP_SF_YIELD;
 }
@@ -1258,43 +1229,24 @@ static inline bool mltcp_yield_in_bound(const struct mltcp_sock *ms, u32 now_ms)
  * @ms: socket state, its yield just drained
  * @now_ms: the caller's millisecond clock (the one @ms->start_ms is in)
  *
- * A yield that waited a quarter of its restart's gap (MLTCP_YIELD_LONG_OCTAVES)
+ * A learned yield that waited a quarter of the gap (MLTCP_YIELD_LONG_OCTAVES)
  * or more for the queue to empty found no turn either: it met a job that
  * sends most of the time and pauses now and then (a DDP job whose buckets
  * come from a busy CPU), and waits that long again every iteration.  It
  * steps the backoff up as a bound would; only yields at backoff 0 and 1 can
  * drain that late, as deeper bounds end them earlier.  Between jobs that
  * take turns the first yields may be that long, and the next ones, behind
- * a phase already past, drain early and step back.
- *
- * With given marks the bound counts from the mark, before the compute
- * (mltcp_yield_begin()), and so does @ms->start_ms: the time from the mark
- * to the restart (@ms->lead_q8) comes off both the time held and the
- * reference, so that the yield is judged by its own wait against the
- * restart's own gap, as a learned one is.  Unjudged, a marked job that
- * restarted into another's phase and waited for one of its pauses, ~170 ms
- * of a 0.4 s gap, did so every iteration and ran 8-10% slower than under
- * CUBIC (bench/ANALYSIS.md, sessions 32 and 33).  Both times come from the
- * log scale, within 1/16 each: enough for a threshold.
+ * a phase already past, drain early and step back.  With given marks the
+ * bound counts from the mark, before the compute (mltcp_yield_begin()), so
+ * the time held is not the yield's own: it is not judged.
  *
  * Return: true if the yield counts as one that ran out the bound.
  */
 static inline bool mltcp_yield_was_long(const struct mltcp_sock *ms, u32 now_ms)
 {
-	u32 held_ms = now_ms - ms->start_ms, held_us, lead_us, ref_us;
-
-	if (!ms->gap_q8)
+	if (!ms->gap_q8 || (ms->flags & MLTCP_SF_BOUNDS_GIVEN))
 		return false;
-	if (!(ms->flags & MLTCP_SF_BOUNDS_GIVEN))
-		return mltcp_yield_held_q8(ms, now_ms) + 8U * MLTCP_YIELD_LONG_OCTAVES >=
-		       ms->gap_q8;
-	/* the yield's own time against the restart's own gap, the lead taken off both */
-	held_us = held_ms < 0xffffffffU / 1000U ? held_ms * 1000U : 0xffffffffU;
-	lead_us = mltcp_q8_us(ms->lead_q8);
-	ref_us = mltcp_q8_us(ms->gap_q8);
-	if (ref_us <= lead_us || held_us <= lead_us)
-		return false;
-	return held_us - lead_us >= (ref_us - lead_us) >> MLTCP_YIELD_LONG_OCTAVES;
+	return mltcp_yield_held_q8(ms, now_ms) + 8U * MLTCP_YIELD_LONG_OCTAVES >= ms->gap_q8;
 }
 
 /* What mltcp_yield_step() decided on an ACK. */
@@ -1331,7 +1283,7 @@ enum mltcp_yield_state {
  * iteration), and yielding to it again would only slow this job down
  * each iteration: each such yield shortens the next ones' bound (a half,
  * a quarter, then a 32nd of the gap: mltcp_backoff_octaves()), and so does
- * a yield that drains only after a quarter of the gap
+ * a learned yield that drains only after a quarter of the gap
  * (mltcp_yield_was_long()); each yield that drains earlier takes one step
  * back.  Without a gap reference (nothing learned yet) a yield ends at
  * once and changes nothing.
@@ -1451,9 +1403,6 @@ static inline enum mltcp_event mltcp_iter_begin(struct mltcp_sock *ms,
 	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN) {
 		mltcp_record_iter(ms, mltcp_bytes_done(new_mark, ms->mark));
 		ev = MLTCP_EV_GIVEN;
-	} else {
-		/* the learner's burst count is no lead (a yield may be under way) */
-		ms->lead_q8 = 0;
 	}
 	ms->flags |= MLTCP_SF_BOUNDS_GIVEN | MLTCP_SF_MARK_PENDING;
 	ms->mark = new_mark;
@@ -1473,8 +1422,6 @@ static inline void mltcp_set_size(struct mltcp_sock *ms, u64 bytes)
 	} else {
 		ms->flags &= (u8)~MLTCP_SF_HINTED;
 		ms->bytes_per_iter = mltcp_learned_size(ms);
-		/* the byte held a marked yield's lead: the learner counts afresh */
-		ms->bursts = 0;
 	}
 }
 
