@@ -1188,8 +1188,10 @@ static inline void mltcp_set_yield_backoff(struct mltcp_sock *ms, u8 n)
  * RTT or two, not the eighth of the gap (~130 ms of a 1 s gap, every
  * iteration) that the learned short job of bench-ddp's incompatible mix
  * held before (bench/ANALYSIS.md, session 27).  With given marks the
- * bound counts from the mark, before the compute, so their deepest yields
- * were already about that short.
+ * bound counts from the mark, before the compute: where the compute fills
+ * most of the gap, a quarter and a 32nd of it have run out by the restart,
+ * so a marked flow at the deepest backoff does not probe, and takes no
+ * turns for the rest of the connection (bench/ANALYSIS.md, session 33).
  *
  * Return: the bound is the gap divided by 2 to this power.
  */
