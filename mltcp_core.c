@@ -19,6 +19,9 @@
  *                     it, a decimal fraction of an iteration in [0, 1];
  *                     breaks the lockstep of identical jobs started
  *                     together (mltcp_head_start_q10()).
+ *   overrun           the multiple of its size an iteration may carry
+ *                     with F > 1, a decimal in [1, 8], or 0 for no bound
+ *                     (trusted hosts only; include/mltcp_core.h, "Policy").
  * Counters of each algorithm: /sys/module/mltcp_<algo>/parameters/.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -34,6 +37,7 @@
 
 #include "mltcp.h"
 #include "mltcp_compat.h"
+#include "uapi/linux/mltcp.h"
 
 #define CREATE_TRACE_POINTS
 #include "mltcp_trace.h"
@@ -47,6 +51,8 @@ static int mltcp_mode = MLTCP_MODE_LEARNED;
 static bool mltcp_scale_decrease = true;
 /* Largest tie-break head start, Q10 of an iteration (include/mltcp_core.h) */
 static u32 mltcp_stagger = MLTCP_STAGGER_DEFAULT;
+/* Bytes of an iteration F applies to, Q10 multiple of its size (mltcp_iter_overrun()) */
+static u32 mltcp_overrun = MLTCP_OVERRUN_DEFAULT;
 /* Serialises writers of the parameters (sysfs and control plane). */
 static DEFINE_MUTEX(mltcp_param_lock);
 
@@ -190,6 +196,30 @@ int mltcp_set_stagger(u32 q10)
 }
 EXPORT_SYMBOL_GPL(mltcp_set_stagger);
 
+u32 mltcp_get_overrun(void)
+{
+	return READ_ONCE(mltcp_overrun);
+}
+EXPORT_SYMBOL_GPL(mltcp_get_overrun);
+
+/**
+ * mltcp_set_overrun() - set the bound on the bytes of an iteration F applies to
+ * @q10: multiple of the iteration's size, Q10, in [1024, 8192]; 0 lifts the
+ *	bound (hosts whose applications are trusted)
+ *
+ * Applies to existing sockets at their next ACK.
+ *
+ * Return: 0 or -EINVAL (the old value is kept).
+ */
+int mltcp_set_overrun(u32 q10)
+{
+	if (!mltcp_overrun_valid(q10))
+		return -EINVAL;
+	WRITE_ONCE(mltcp_overrun, q10);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mltcp_set_overrun);
+
 bool mltcp_get_decrease(void)
 {
 	return READ_ONCE(mltcp_scale_decrease);
@@ -258,6 +288,25 @@ static int mltcp_param_get_stagger(char *buf, const struct kernel_param *kp)
 	return n;
 }
 
+static int mltcp_param_set_overrun(const char *val,
+				   const struct kernel_param *kp)
+{
+	u32 q;
+
+	if (mltcp_parse_q10(val, &q))
+		return -EINVAL;
+	return mltcp_set_overrun(q);
+}
+
+static int mltcp_param_get_overrun(char *buf, const struct kernel_param *kp)
+{
+	int n = mltcp_format_q10(mltcp_get_overrun(), buf);
+
+	buf[n++] = '\n';
+	buf[n] = '\0';
+	return n;
+}
+
 static int mltcp_param_set_idle_ms(const char *val,
 				   const struct kernel_param *kp)
 {
@@ -302,6 +351,11 @@ static const struct kernel_param_ops mltcp_stagger_ops = {
 	.get = mltcp_param_get_stagger,
 };
 
+static const struct kernel_param_ops mltcp_overrun_ops = {
+	.set = mltcp_param_set_overrun,
+	.get = mltcp_param_get_overrun,
+};
+
 static const struct kernel_param_ops mltcp_idle_ms_ops = {
 	.set = mltcp_param_set_idle_ms,
 	.get = mltcp_param_get_idle_ms,
@@ -327,6 +381,9 @@ MODULE_PARM_DESC(decrease,
 module_param_cb(stagger, &mltcp_stagger_ops, NULL, 0644);
 MODULE_PARM_DESC(stagger,
 		 "Largest head start breaking the lockstep of identical jobs, fraction of an iteration in [0, 1] (default 0.5; 0: off)");
+module_param_cb(overrun, &mltcp_overrun_ops, NULL, 0644);
+MODULE_PARM_DESC(overrun,
+		 "F applies to at most this multiple of an iteration's size, decimal in [1, 8] (default 1.25; 0: no bound, trusted hosts only)");
 module_param_cb(mode, &mltcp_mode_ops, NULL, 0644);
 MODULE_PARM_DESC(mode,
 		 "learned (default): learn unless hinted; given: only hinted sockets; off: F = 1");
@@ -649,6 +706,7 @@ u32 mltcp_ai_credit(struct sock *sk, u32 acked)
 	u32 f = mltcp_sock_f_q10(ms, READ_ONCE(mltcp_mode),
 				 READ_ONCE(mltcp_fparams),
 				 READ_ONCE(mltcp_stagger),
+				 READ_ONCE(mltcp_overrun),
 				 tcp_sk(sk)->bytes_acked);
 	u32 credit = mltcp_scale_credit(acked, f, &ms->carry);
 
@@ -726,6 +784,7 @@ u32 mltcp_decrease(struct sock *sk, u32 cwnd, u32 reduced)
 				mltcp_sock_f_q10(ms, READ_ONCE(mltcp_mode),
 						 READ_ONCE(mltcp_fparams),
 						 READ_ONCE(mltcp_stagger),
+						 READ_ONCE(mltcp_overrun),
 						 tcp_sk(sk)->bytes_acked));
 }
 EXPORT_SYMBOL_GPL(mltcp_decrease);
@@ -749,17 +808,18 @@ EXPORT_SYMBOL_GPL(mltcp_reno_ssthresh);
 /**
  * mltcp_set_bytes_per_iter() - give a socket its bytes per iteration
  * @sk: socket, locked by the caller
- * @bytes: bytes per iteration; 0 drops all hints and goes back to learning
+ * @bytes: bytes per iteration (mltcp_iter_size_valid()); 0 drops all hints
+ *	and goes back to learning
  *
- * Return: 0, or -EOPNOTSUPP if @sk does not use an MLTCP algorithm.
+ * Return: 0, -EINVAL for a size out of range, or -EOPNOTSUPP if @sk does
+ *	not use an MLTCP algorithm.
  */
 int mltcp_set_bytes_per_iter(struct sock *sk, u64 bytes)
 {
 	sock_owned_by_me(sk);
 	if (!mltcp_sk_is_mltcp(sk))
 		return -EOPNOTSUPP;
-	mltcp_set_size(mltcp_sk(sk), bytes);
-	return 0;
+	return mltcp_set_size(mltcp_sk(sk), bytes);
 }
 EXPORT_SYMBOL_GPL(mltcp_set_bytes_per_iter);
 
@@ -841,12 +901,16 @@ int mltcp_get_state(struct sock *sk, struct mltcp_sock_state *out)
 	out->bytes_ratio = mltcp_ratio_q10(out->bytes_this_iter,
 					   ms->bytes_per_iter);
 	out->f = mltcp_sock_f_q10(ms, mode, READ_ONCE(mltcp_fparams),
-				  READ_ONCE(mltcp_stagger), tp->bytes_acked);
+				  READ_ONCE(mltcp_stagger), READ_ONCE(mltcp_overrun),
+				  tp->bytes_acked);
 	out->tiebreak = ms->tiebreak;
 	out->tiebreak_given = ms->flags & MLTCP_SF_TIEBREAK_GIVEN;
 	out->stagger = READ_ONCE(mltcp_stagger);
 	out->decrease = READ_ONCE(mltcp_scale_decrease);
 	out->head_start = true;	/* every socket's tie-break gives one */
+	out->overrun = mltcp_f_active(ms, mode) &&
+		       mltcp_iter_overrun(ms, READ_ONCE(mltcp_overrun), out->bytes_this_iter);
+	out->unearned = !mltcp_iter_earned(ms);
 	out->iterations = ms->iters;
 	out->cwnd = tcp_snd_cwnd(tp);
 	return 0;
@@ -858,6 +922,8 @@ static int __init mltcp_core_init(void)
 	BUILD_BUG_ON(sizeof(struct mltcp_sock) != 56);
 	BUILD_BUG_ON(sizeof(struct mltcp_sock) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(MLTCP_SLOPE_MAX > 0xffff || MLTCP_INTERCEPT_MAX > 0xffff);
+	BUILD_BUG_ON(MLTCP_MIN_ITER_BYTES != MLTCP_BYTES_PER_ITER_MIN);
+	BUILD_BUG_ON(MLTCP_MAX_ITER_BYTES != MLTCP_BYTES_PER_ITER_MAX);
 	return mltcp_ctl_init();
 }
 

@@ -268,9 +268,7 @@ out:
 static int mltcp_nl_put_sock(struct sk_buff *skb, const struct mltcp_nl_sock *ns)
 {
 	const struct mltcp_sock_state *st = &ns->st;
-	u32 flags = (st->size_given ? MLTCP_INFO_F_SIZE_GIVEN : 0) |
-		    (st->bounds_given ? MLTCP_INFO_F_BOUNDS_GIVEN : 0) |
-		    (st->tiebreak_given ? MLTCP_INFO_F_TIEBREAK_GIVEN : 0);
+	u32 flags = mltcp_ctl_info_flags(st);
 
 	if (nla_put_u8(skb, MLTCP_SOCK_A_FAMILY, ns->family) ||
 	    nla_put_u8(skb, MLTCP_SOCK_A_PROTOCOL, IPPROTO_TCP) ||

@@ -96,7 +96,7 @@ static int mltcp_so_set(struct sock *sk, int optval, sockptr_t arg,
 	}
 	if (len && copy_from_sockptr(&bytes, arg, sizeof(bytes)))
 		return -EFAULT;
-	if (bytes > MLTCP_BYTES_PER_ITER_MAX)
+	if (bytes && !mltcp_iter_size_valid(bytes))
 		return -EINVAL;
 
 	lock_sock(sk);
@@ -123,9 +123,7 @@ static void mltcp_info_from_state(struct mltcp_info *info,
 	info->size = sizeof(*info);
 	strscpy(info->algo, st->algo, sizeof(info->algo));
 	info->mode = st->mode;
-	info->flags = (st->size_given ? MLTCP_INFO_F_SIZE_GIVEN : 0) |
-		      (st->bounds_given ? MLTCP_INFO_F_BOUNDS_GIVEN : 0) |
-		      (st->tiebreak_given ? MLTCP_INFO_F_TIEBREAK_GIVEN : 0);
+	info->flags = (u8)mltcp_ctl_info_flags(st);
 	info->iterations = st->iterations;
 	info->bytes_this_iter = st->bytes_this_iter;
 	info->bytes_per_iter = st->bytes_per_iter;

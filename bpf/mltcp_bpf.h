@@ -41,6 +41,8 @@ enum mltcp_bpf_algo {
  * @stagger: largest tie-break head start, Q10
  * @decrease: 1 when F also divides the multiplicative decrease
  * @hz: the kernel's HZ (jiffies per second), set by the loader
+ * @overrun: bytes of an iteration F applies to, Q10 multiple of its size;
+ *	0 = no bound (the module's mltcp.overrun)
  */
 struct mltcp_bpf_params {
 	__u32 fparams;
@@ -49,6 +51,7 @@ struct mltcp_bpf_params {
 	__u32 stagger;
 	__u32 decrease;
 	__u32 hz;
+	__u32 overrun;
 };
 
 /* Counters of one algorithm (the "counters" map) */

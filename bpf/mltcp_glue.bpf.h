@@ -41,8 +41,6 @@
 #define USEC_PER_MSEC		1000ULL
 #define NSEC_PER_MSEC		1000000ULL
 #define MLTCP_BPF_HZ_DEFAULT	250U
-/* include/uapi/linux/mltcp.h (its <linux/types.h> clashes with vmlinux.h) */
-#define MLTCP_BYTES_PER_ITER_MAX	(1ULL << 48)
 
 /* Kernel functions a BPF tcp_congestion_ops may call (6.1 and later) */
 extern u32 tcp_slow_start(struct tcp_sock *tp, u32 acked) __ksym;
@@ -87,6 +85,7 @@ struct mltcp_bpf_p {
 	u32 idle_ms;
 	int mode;
 	u32 stagger;
+	u32 overrun;
 	bool decrease;
 	u32 hz;
 };
@@ -102,6 +101,7 @@ static __always_inline void mltcp_get_params(struct mltcp_bpf_p *p)
 		p->idle_ms = MLTCP_IDLE_MS_DEFAULT;
 		p->mode = MLTCP_MODE_LEARNED;
 		p->stagger = MLTCP_STAGGER_DEFAULT;
+		p->overrun = MLTCP_OVERRUN_DEFAULT;
 		p->decrease = true;
 		p->hz = MLTCP_BPF_HZ_DEFAULT;
 		return;
@@ -115,6 +115,8 @@ static __always_inline void mltcp_get_params(struct mltcp_bpf_p *p)
 	/* an unknown mode is the safe one: the base algorithm */
 	p->mode = m->mode <= MLTCP_MODE_OFF ? (int)m->mode : MLTCP_MODE_OFF;
 	p->stagger = min(m->stagger, MLTCP_STAGGER_MAX);
+	/* an invalid bound is the strict one */
+	p->overrun = mltcp_overrun_valid(m->overrun) ? m->overrun : MLTCP_OVERRUN_DEFAULT;
 	p->decrease = m->decrease != 0;
 	p->hz = m->hz >= 100 && m->hz <= 1000 ? m->hz : MLTCP_BPF_HZ_DEFAULT;
 }
@@ -205,13 +207,13 @@ static __always_inline void mltcp_count(u32 algo, int what, s64 delta)
  *
  * The BPF side of mltcp_set_bytes_per_iter(), mltcp_iteration_begin() and
  * mltcp_set_sock_tiebreak(): each kind of request is applied once, when
- * its generation number moved; out-of-range values are clamped.
+ * its generation number moved; an out-of-range size is ignored (as the
+ * module refuses it), an out-of-range tie-break clamped.
  */
 static __always_inline void mltcp_apply_hints(struct sock *sk, struct mltcp_bpf_sock *st)
 {
 	struct mltcp_bpf_hints *h = bpf_sk_storage_get(&hints, sk, NULL, 0);
 	struct mltcp_sock *ms = mltcp_ms(st);
-	u64 bytes;
 	u32 gen;
 
 	if (!h)
@@ -219,14 +221,13 @@ static __always_inline void mltcp_apply_hints(struct sock *sk, struct mltcp_bpf_
 	gen = READ_ONCE(h->size_gen);
 	if (gen != st->size_gen) {
 		st->size_gen = gen;
-		bytes = min(READ_ONCE(h->size), MLTCP_BYTES_PER_ITER_MAX);
-		mltcp_set_size(ms, bytes);
+		mltcp_set_size(ms, READ_ONCE(h->size));
 	}
 	gen = READ_ONCE(h->mark_gen);
 	if (gen != st->mark_gen) {
 		st->mark_gen = gen;
-		bytes = min(READ_ONCE(h->mark_bytes), MLTCP_BYTES_PER_ITER_MAX);
-		if (mltcp_iter_begin(ms, READ_ONCE(h->mark), 0, bytes) == MLTCP_EV_GIVEN)
+		if (mltcp_iter_begin(ms, READ_ONCE(h->mark), 0,
+				     READ_ONCE(h->mark_bytes)) == MLTCP_EV_GIVEN)
 			mltcp_count(st->algo, MLTCP_CNT_GIVEN, 1);
 		ms->start_ms = mltcp_clock_ms();
 	}
@@ -382,7 +383,8 @@ static __always_inline u32 mltcp_bpf_ai_credit(struct sock *sk, u32 acked)
 		return acked;
 	ms = mltcp_ms(st);
 	mltcp_get_params(&p);
-	f = mltcp_sock_f_q10(ms, p.mode, p.fparams, p.stagger, tcp_sk(sk)->bytes_acked);
+	f = mltcp_sock_f_q10(ms, p.mode, p.fparams, p.stagger, p.overrun,
+			     tcp_sk(sk)->bytes_acked);
 	st->f = f;
 	return mltcp_scale_credit(acked, f, &ms->carry);
 }
@@ -435,7 +437,7 @@ static __always_inline u32 mltcp_bpf_decrease(struct sock *sk, u32 cwnd, u32 red
 		return reduced;
 	return mltcp_soften_cut(cwnd, reduced,
 				mltcp_sock_f_q10(mltcp_ms(st), p.mode, p.fparams, p.stagger,
-						 tcp_sk(sk)->bytes_acked));
+						 p.overrun, tcp_sk(sk)->bytes_acked));
 }
 
 /* mltcp_reno_ssthresh() */

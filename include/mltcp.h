@@ -58,6 +58,8 @@ struct mltcp_algo {
  * @stagger: global stagger in force, Q10
  * @decrease: F also divides the multiplicative decrease
  * @head_start: the tie-break gives the socket a head start (every socket's does)
+ * @overrun: the iteration carried more than its bound: F is 1 until the next one
+ * @unearned: a mark not yet followed by an idle gap: F is 1 until there is one
  */
 struct mltcp_sock_state {
 	char algo[TCP_CA_NAME_MAX];
@@ -75,6 +77,8 @@ struct mltcp_sock_state {
 	u32 stagger;
 	bool decrease;
 	bool head_start;
+	bool overrun;
+	bool unearned;
 };
 
 /* The MLTCP state must sit at offset 0 of the algorithm's private area. */
@@ -187,6 +191,8 @@ int mltcp_get_mode(void);
 int mltcp_set_mode(int mode);
 u32 mltcp_get_stagger(void);
 int mltcp_set_stagger(u32 q10);
+u32 mltcp_get_overrun(void);
+int mltcp_set_overrun(u32 q10);
 bool mltcp_get_decrease(void);
 void mltcp_set_decrease(bool on);
 

@@ -57,6 +57,29 @@
  *
  * F keeps its range [intercept, slope + intercept]; slope 0 is still the
  * base algorithm, and so is stagger 0 with the papers' F.
+ *
+ * Policy.  MLTCP is unfair on purpose, between training jobs; what a socket
+ * can get from it is bounded whatever it sends and whatever hints it gives
+ * (mltcp_f_applies()):
+ *
+ *  - F differs from 1 only inside an iteration of known size, declared or
+ *    learned, of at least MLTCP_MIN_ITER_BYTES: a flow with no iteration
+ *    structure (one that never idles) runs as its base algorithm;
+ *  - only for the bytes of that size: once the iteration has carried more
+ *    than @overrun times its size (5/4 by default, mltcp_iter_overrun()),
+ *    F is 1 again until the next iteration boundary;
+ *  - only once the iteration's communication followed an idle gap (its
+ *    compute phase): a marked iteration whose first transmission did not
+ *    follow one runs as the base algorithm (mltcp_iter_earned());
+ *  - the yields' backoff always recovers: a yield is bounded from its own
+ *    restart and steps the backoff up only when its last RTT sample still
+ *    showed a queue (mltcp_yield_step()).
+ *
+ * The tie-break an application may choose (up to 1) moves where F starts
+ * in [intercept, slope + intercept], not its range, and only for the bytes
+ * above: it buys a head start over other MLTCP jobs, never more than the
+ * top of F against other traffic.  The administrator may lift the byte
+ * bound (@overrun 0) on hosts whose applications are trusted.
  */
 #ifndef _MLTCP_CORE_H
 #define _MLTCP_CORE_H
@@ -112,9 +135,28 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 #define MLTCP_IDLE_MS_MAX	60000U
 #define MLTCP_IDLE_SRTT_MULT	2U
 
-/* Learned iterations smaller than this are merged into the next one. */
+/*
+ * The floor of an iteration: learned iterations smaller than this are
+ * merged into the next one, declared sizes below it are refused, and a
+ * socket whose size is below it runs as its base algorithm.  About the
+ * initial window (ten segments): a head start over fewer bytes would
+ * not even fill one round trip.
+ */
 #define MLTCP_MIN_ITER_BYTES	(16U * 1024U)
+#define MLTCP_MAX_ITER_BYTES	(1ULL << 48)
 #define MLTCP_HIST_LEN		3
+
+/*
+ * Overrun: the multiple of its size an iteration may carry with F > 1
+ * (mltcp_iter_overrun()), Q10; 0 lifts the bound.  5/4: a job's iterations
+ * repeat their size to within a few percent (gloo's framing varies by less
+ * than 1/64, the learner takes the median of three), so an iteration a
+ * quarter larger than its size is not the iteration that was declared or
+ * learned, and the quarter costs an honest job at most the top of F over
+ * a quarter of an iteration.
+ */
+#define MLTCP_OVERRUN_DEFAULT	(MLTCP_Q10_ONE + MLTCP_Q10_ONE / 4)
+#define MLTCP_OVERRUN_MAX	(8U * MLTCP_Q10_ONE)
 
 enum mltcp_mode {
 	MLTCP_MODE_LEARNED = 0,	/* learn unless the socket got hints */
@@ -128,7 +170,7 @@ enum mltcp_mode {
 #define MLTCP_SF_BOUNDS_GIVEN	0x04	/* iteration marks by control plane */
 #define MLTCP_SF_HINTED		(MLTCP_SF_SIZE_GIVEN | MLTCP_SF_BOUNDS_GIVEN)
 #define MLTCP_SF_TIEBREAK_GIVEN	0x08	/* tiebreak set by control plane */
-#define MLTCP_SF_MARK_PENDING	0x10	/* a mark since the last TX_START */
+#define MLTCP_SF_MARK_PENDING	0x10	/* a mark, not yet followed by an idle TX_START */
 #define MLTCP_SF_YIELD		0x20	/* restarted; holds while others queue */
 #define MLTCP_SF_BACKOFF	0xc0	/* n: yield bound, mltcp_backoff_octaves() (2 bits) */
 #define MLTCP_SF_BACKOFF_SHIFT	6
@@ -142,40 +184,46 @@ enum mltcp_mode {
  * struct mltcp_sock - per-socket MLTCP state (56 bytes)
  * @mark: value of bytes_acked at which the current iteration started
  * @bytes_per_iter: effective bytes per iteration (given or learned), 0 = unknown
- * @hist: sizes of the last completed iterations, oldest first
+ * @hist: sizes of the last completed iterations, oldest first; the first
+ *	min(@iters, MLTCP_HIST_LEN) are valid (mltcp_hist_len())
  * @iters: completed iterations (given and learned)
- * @carry: Q10 remainder of the scaled ACK credit, always < 1024
- * @flags: MLTCP_SF_*, and the yield's backoff in the top two bits; written on
- *	the ACK path and by the control plane, both under the socket's lock
- * @nhist: number of valid entries in @hist
  * @start_ms: when the current iteration started, in the caller's clock
- *	(milliseconds): reported (tracepoints) and the start of a yield's
- *	bound (mltcp_yield_in_bound()), never used in F
+ *	(milliseconds): reported (tracepoints), and the start of a learned
+ *	iteration's yield (mltcp_yield_since_ms()), never used in F
+ * @carry: Q10 remainder of the scaled ACK credit, always < 1024
  * @tiebreak: Q10 in [0, 1024], the socket's share of the stagger (its
  *	head start, see mltcp_head_start_q10()); its connection's
  *	(mltcp_flow_tiebreak()) unless given
- * @gap_q8: learner: log2 of the send gap that ended the last learned
- *	iteration, in 1/8 octaves of microseconds (mltcp_gap_q8()); 0 = none yet
+ * @flags: MLTCP_SF_*, and the yield's backoff in the top two bits; written on
+ *	the ACK path and by the control plane, both under the socket's lock
+ * @gap_q8: log2 of the send gap that ended the last learned iteration, in
+ *	1/8 octaves of microseconds (mltcp_gap_q8()), 0 = none yet; with
+ *	given marks, the gap before the last restart (mltcp_yield_begin())
  * @bursts: learner: bursts (sends between two idle gaps) of the current
  *	learned iteration so far in the low nibble; in the high nibble, the
  *	bursts per iteration, a maximum over the last iterations that forgets
  *	slowly (mltcp_learn_gap()); both saturate at 15 (MLTCP_BURSTS_MAX)
+ * @restart_ms: with given marks (the learner is off), the low 16 bits of
+ *	the clock at the last restart: where the yield's bound counts from
  *
- * @gap_q8 and @bursts fill what was padding: the size stays 56 bytes, which
- * CUBIC's private state needs (MLTCP_CHECK_PRIV).
+ * 56 bytes is what CUBIC's private state leaves (MLTCP_CHECK_PRIV); the
+ * learner's burst counts and the marked flows' restart time share a slot,
+ * as a socket uses one or the other (mltcp_iter_begin() switches it).
  */
 struct mltcp_sock {
 	u64 mark;
 	u64 bytes_per_iter;
 	u64 hist[MLTCP_HIST_LEN];
 	u32 iters;
-	u16 carry;
-	u8 flags;
-	u8 nhist;
 	u32 start_ms;
+	u16 carry;
 	u16 tiebreak;
+	u8 flags;
 	u8 gap_q8;
-	u8 bursts;
+	union {
+		u8 bursts;
+		u16 restart_ms;
+	};
 };
 
 /* What an event did to the iteration state. */
@@ -234,6 +282,17 @@ static inline bool mltcp_tiebreak_valid(u32 q10)
 static inline bool mltcp_idle_ms_valid(u32 ms)
 {
 	return ms >= MLTCP_IDLE_MS_MIN && ms <= MLTCP_IDLE_MS_MAX;
+}
+
+static inline bool mltcp_overrun_valid(u32 q10)
+{
+	return !q10 || (q10 >= MLTCP_Q10_ONE && q10 <= MLTCP_OVERRUN_MAX);
+}
+
+/* A declared iteration size: at least the floor, at most what the ABI allows. */
+static inline bool mltcp_iter_size_valid(u64 bytes)
+{
+	return bytes >= MLTCP_MIN_ITER_BYTES && bytes <= MLTCP_MAX_ITER_BYTES;
 }
 
 static inline bool mltcp_str_is_space(char c)
@@ -458,14 +517,53 @@ static inline u32 mltcp_head_start_q10(u32 tiebreak, u32 stagger)
  * @ms: socket state
  * @mode: global enum mltcp_mode
  *
- * Return: false in mode off, while the iteration size is unknown, and in
- *	mode given for sockets that got no hint; F is exactly 1 then.
+ * Return: false in mode off, while the iteration size is unknown or below
+ *	the floor (MLTCP_MIN_ITER_BYTES), and in mode given for sockets that
+ *	got no hint; F is exactly 1 then.
  */
 static inline bool mltcp_f_active(const struct mltcp_sock *ms, int mode)
 {
-	if (mode == MLTCP_MODE_OFF || !ms->bytes_per_iter)
+	if (mode == MLTCP_MODE_OFF || ms->bytes_per_iter < MLTCP_MIN_ITER_BYTES)
 		return false;
 	return mode != MLTCP_MODE_GIVEN || (ms->flags & MLTCP_SF_HINTED);
+}
+
+/**
+ * mltcp_iter_earned() - did this iteration's communication follow an idle gap?
+ * @ms: socket state
+ *
+ * An iteration is a compute phase and the communication that follows it.
+ * A learned iteration starts at an idle gap by construction; a marked one
+ * earns F at its first transmission after an idle gap (mltcp_on_tx_start()
+ * clears MLTCP_SF_MARK_PENDING there), so that marking a stream that never
+ * pauses buys nothing.
+ *
+ * Return: false from a mark until the first transmission after an idle gap.
+ */
+static inline bool mltcp_iter_earned(const struct mltcp_sock *ms)
+{
+	return !(ms->flags & MLTCP_SF_MARK_PENDING);
+}
+
+/**
+ * mltcp_iter_overrun() - has the iteration carried more than its size allows?
+ * @ms: socket state, its size known
+ * @overrun: the global bound, Q10 multiple of the size (MLTCP_OVERRUN_DEFAULT),
+ *	0 = none
+ * @done: bytes of the current iteration (mltcp_bytes_done())
+ *
+ * Return: true once @done exceeds @overrun times the iteration's size.
+ */
+static inline bool mltcp_iter_overrun(const struct mltcp_sock *ms, u32 overrun, u64 done)
+{
+	u64 bpi = ms->bytes_per_iter;
+
+	if (!overrun)
+		return false;
+	/* bpi <= MLTCP_MAX_ITER_BYTES (2^48) and overrun <= 2^13: no overflow */
+	if (bpi > MLTCP_MAX_ITER_BYTES)
+		bpi = MLTCP_MAX_ITER_BYTES;
+	return done > ((bpi * overrun) >> MLTCP_Q10_SHIFT);
 }
 
 /**
@@ -496,43 +594,61 @@ static inline bool mltcp_takes_no_turns(const struct mltcp_sock *ms)
 }
 
 /**
+ * mltcp_f_applies() - may F differ from 1 for this socket right now?
+ * @ms: socket state
+ * @mode: global enum mltcp_mode
+ * @overrun: global bound on the bytes of an iteration (mltcp_iter_overrun())
+ * @done: bytes of the current iteration
+ *
+ * The policy of this header's top comment, in one place.
+ *
+ * Return: true inside an earned iteration of known size, below its overrun.
+ */
+static inline bool mltcp_f_applies(const struct mltcp_sock *ms, int mode, u32 overrun,
+				   u64 done)
+{
+	return mltcp_f_active(ms, mode) && mltcp_iter_earned(ms) &&
+	       !mltcp_iter_overrun(ms, overrun, done);
+}
+
+/**
  * mltcp_sock_f_q10() - the F a socket uses right now
  * @ms: socket state
  * @mode: global enum mltcp_mode
  * @params: packed slope/intercept
  * @stagger: global stagger, Q10 in [0, 1024]
+ * @overrun: global bound on the bytes of an iteration (mltcp_iter_overrun())
  * @acked: the socket's bytes_acked counter
  *
  * F = slope * min(1, bytes_ratio + head start) + intercept, for every
- * socket (mltcp_head_start_q10()).  Exactly 1024
- * while the size is unknown, in mode off, and in mode given for sockets
- * that got no hint; exactly the intercept when the slope is 0.
+ * socket (mltcp_head_start_q10()), where the policy lets F apply
+ * (mltcp_f_applies()); exactly 1024 elsewhere, and exactly the intercept
+ * when the slope is 0.
  *
  * A flow that takes no turns (mltcp_takes_no_turns()) uses the top of F,
  * slope + intercept, all through its iteration.  Between jobs that cannot
  * interleave, the one whose yields run out starts each phase while the
  * other's is under way, its F ramping from the bottom against the other's
  * from the middle and up: it got less than a fair share every iteration
- * and ran 4-10% slower than under the base algorithm on 6.12
- * (bench/ANALYSIS.md, "The top of F for a flow that takes no turns").
- * At the top it holds its own against any F of the other's ramp; F stays
- * within [intercept, slope + intercept], so the bound against other
- * traffic is the one every MLTCP flow already has.  A yield that finds the
- * link free steps the backoff back, and F ramps again.
+ * and ran 4-10% slower than under the base algorithm (docs/DESIGN.md, "The
+ * top of F").  At the top it holds its own against any F of the other's
+ * ramp.  It is bounded like every F: within [intercept, slope + intercept],
+ * for the bytes of an earned iteration below its overrun, and only while
+ * each restart still meets another flow's queue (mltcp_yield_step()).
  *
  * Return: F in Q10.
  */
 static inline u32 mltcp_sock_f_q10(const struct mltcp_sock *ms, int mode,
-				   u32 params, u32 stagger, u64 acked)
+				   u32 params, u32 stagger, u32 overrun, u64 acked)
 {
+	u64 done = mltcp_bytes_done(acked, ms->mark);
 	u32 ratio;
 
-	if (!mltcp_f_active(ms, mode))
+	if (!mltcp_f_applies(ms, mode, overrun, done))
 		return MLTCP_Q10_ONE;
 	if (mltcp_takes_no_turns(ms))
 		return mltcp_f_q10(params, MLTCP_Q10_ONE);
-	ratio = mltcp_ratio_q10(mltcp_bytes_done(acked, ms->mark),
-				ms->bytes_per_iter);
+	ratio = mltcp_ratio_q10(done, ms->bytes_per_iter);
 	ratio += mltcp_head_start_q10(ms->tiebreak, stagger);
 	if (ratio > MLTCP_Q10_ONE)
 		ratio = MLTCP_Q10_ONE;
@@ -580,6 +696,21 @@ static inline u64 mltcp_median3(u64 a, u64 b, u64 c)
 }
 
 /**
+ * mltcp_hist_len() - how many entries of @ms->hist are valid
+ * @ms: socket state
+ *
+ * Every completed iteration is recorded, so the history holds the last
+ * min(@ms->iters, MLTCP_HIST_LEN).  After 2^32 iterations the count wraps
+ * and the learner starts its history afresh, as on a new connection.
+ *
+ * Return: the number of valid entries, oldest first.
+ */
+static inline u32 mltcp_hist_len(const struct mltcp_sock *ms)
+{
+	return ms->iters < MLTCP_HIST_LEN ? ms->iters : MLTCP_HIST_LEN;
+}
+
+/**
  * mltcp_learned_size() - learned bytes per iteration, 0 until known
  * @ms: socket state
  *
@@ -587,7 +718,7 @@ static inline u64 mltcp_median3(u64 a, u64 b, u64 c)
  */
 static inline u64 mltcp_learned_size(const struct mltcp_sock *ms)
 {
-	if (ms->nhist < MLTCP_HIST_LEN)
+	if (mltcp_hist_len(ms) < MLTCP_HIST_LEN)
 		return 0;
 	return mltcp_median3(ms->hist[0], ms->hist[1], ms->hist[2]);
 }
@@ -601,7 +732,7 @@ static inline u64 mltcp_learned_size(const struct mltcp_sock *ms)
  */
 static inline void mltcp_record_iter(struct mltcp_sock *ms, u64 size)
 {
-	unsigned int i, n = ms->nhist;
+	unsigned int i, n = mltcp_hist_len(ms);
 
 	if (n >= MLTCP_HIST_LEN) {
 		for (i = 0; i + 1 < MLTCP_HIST_LEN; i++)
@@ -615,7 +746,6 @@ static inline void mltcp_record_iter(struct mltcp_sock *ms, u64 size)
 	for (i = 0; i < MLTCP_HIST_LEN; i++)
 		if (i == n)
 			ms->hist[i] = size;
-	ms->nhist = (u8)(n + 1);
 	ms->iters++;
 	if (!(ms->flags & MLTCP_SF_SIZE_GIVEN))
 		ms->bytes_per_iter = mltcp_learned_size(ms);
@@ -648,7 +778,9 @@ static inline u32 mltcp_soften_cut(u32 cwnd, u32 reduced, u32 f)
  */
 static inline u64 mltcp_last_iter_bytes(const struct mltcp_sock *ms)
 {
-	return ms->nhist ? ms->hist[ms->nhist - 1] : 0;
+	u32 n = mltcp_hist_len(ms);
+
+	return n ? ms->hist[n - 1] : 0;
 }
 
 /**
@@ -935,6 +1067,7 @@ static inline bool mltcp_gap_ends_iter(const struct mltcp_sock *ms, u32 gap_us)
 static inline bool mltcp_iter_overdue(const struct mltcp_sock *ms, u64 size)
 {
 	unsigned int cur = ms->bursts & 0xf, prev = ms->bursts >> 4;
+	u32 n = mltcp_hist_len(ms);
 	u64 big = 0;
 
 	/*
@@ -942,11 +1075,11 @@ static inline bool mltcp_iter_overdue(const struct mltcp_sock *ms, u64 size)
 	 * Linux 6.1's BPF verifier refused the backend (6.12's and 6.18's
 	 * accepted it).
 	 */
-	if (ms->nhist > 0)
+	if (n > 0)
 		big = ms->hist[0];
-	if (ms->nhist > 1 && ms->hist[1] > big)
+	if (n > 1 && ms->hist[1] > big)
 		big = ms->hist[1];
-	if (ms->nhist > 2 && ms->hist[2] > big)
+	if (n > 2 && ms->hist[2] > big)
 		big = ms->hist[2];
 	if (!big || size < big - (big >> 6))
 		return false;
@@ -1144,30 +1277,42 @@ static inline bool mltcp_queue_seen(u32 rtt_us, u32 min_rtt_us)
 	return rtt_us - min_rtt_us > qdelay;
 }
 
+/*
+ * The longest reference a marked flow's yield is bounded by: its clock
+ * (@restart_ms) wraps after 65.5 s, and no yield should last a minute.
+ */
+#define MLTCP_YIELD_REF_MAX_US	60000000U
+
 /**
  * mltcp_yield_begin() - a restarted window starts yielding
  * @ms: socket state
  * @gap_us: the idle gap that preceded the restart
  * @now_ms: the caller's millisecond clock (the one @ms->start_ms is in)
  *
- * With given marks the learner keeps no gap: the restart's gap becomes
- * the reference that bounds the yield (mltcp_yield_holds()).  The bound is
- * measured from @ms->start_ms, which a learned iteration sets at this very
- * restart but a given mark sets when the job marks the iteration, before
- * its compute: the reference then also covers the time from the mark to
- * this restart, so that the yield may last as long as the gap from the
- * restart on, as it does for learned iterations (the time since the mark
- * alone would have used up the bound before the yield began).
+ * The yield's bound counts from this restart, in both modes.  A learned
+ * iteration starts here (its start is the yield's clock); a marked one
+ * started at its mark, before its compute, so its restart's time is kept
+ * on its own (@ms->restart_ms), and the restart's gap, not a learned one
+ * (with given marks the learner keeps none), is the reference.
  */
 static inline void mltcp_yield_begin(struct mltcp_sock *ms, u32 gap_us, u32 now_ms)
 {
 	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN) {
-		u32 since_mark_ms = now_ms - ms->start_ms;
-		u64 ref_us = (u64)gap_us + (u64)since_mark_ms * 1000U;
-
-		ms->gap_q8 = mltcp_gap_q8(ref_us < 0xffffffffU ? (u32)ref_us : 0xffffffffU);
+		ms->gap_q8 = mltcp_gap_q8(gap_us < MLTCP_YIELD_REF_MAX_US ? gap_us :
+					  MLTCP_YIELD_REF_MAX_US);
+		ms->restart_ms = (u16)now_ms;
+	} else {
+		ms->start_ms = now_ms;
 	}
 	ms->flags |= MLTCP_SF_YIELD;
+}
+
+/* Milliseconds since the restart that began the current yield. */
+static inline u32 mltcp_yield_since_ms(const struct mltcp_sock *ms, u32 now_ms)
+{
+	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
+		return (u16)((u16)now_ms - ms->restart_ms);
+	return now_ms - ms->start_ms;
 }
 
 /* Sets the backoff to @n <= MLTCP_BACKOFF_MAX, leaving the other flags alone. */
@@ -1184,14 +1329,14 @@ static inline void mltcp_set_yield_backoff(struct mltcp_sock *ms, u8 n)
  * 32nd (MLTCP_BACKOFF_DEEPEST_OCTAVES).  A job that got there has run out
  * a quarter of its gap behind the other job's phase again and again: one
  * it cannot take turns with.  Its yields then only look whether the link
- * is free (a sample without a queue steps it back), which takes the first
- * RTT or two, not the eighth of the gap (~130 ms of a 1 s gap, every
- * iteration) that the learned short job of bench-ddp's incompatible mix
- * held before (bench/ANALYSIS.md, session 27).  With given marks the
- * bound counts from the mark, before the compute: where the compute fills
- * most of the gap, a quarter and a 32nd of it have run out by the restart,
- * so a marked flow at the deepest backoff does not probe, and takes no
- * turns for the rest of the connection (bench/ANALYSIS.md, session 33).
+ * is free, which takes the first RTT or two, not the eighth of the gap
+ * (~130 ms of a 1 s gap, every iteration) that the learned short job of
+ * the DDP benchmark's incompatible mix held otherwise (docs/DESIGN.md,
+ * "Yields and their backoff").  The bound counts from the restart
+ * (mltcp_yield_begin()), so even the deepest one lets the first samples
+ * arrive where the gap is more than 32 RTTs; where it is not, the bound
+ * runs out first and the sample that ends the yield judges it
+ * (mltcp_yield_step()).
  *
  * Return: the bound is the gap divided by 2 to this power.
  */
@@ -1200,10 +1345,10 @@ static inline u32 mltcp_backoff_octaves(u8 n)
 	return n < MLTCP_BACKOFF_MAX ? n : MLTCP_BACKOFF_DEEPEST_OCTAVES;
 }
 
-/* The time since the iteration started, on the gap's log scale (mltcp_gap_q8()). */
+/* The time since the yield's restart, on the gap's log scale (mltcp_gap_q8()). */
 static inline u32 mltcp_yield_held_q8(const struct mltcp_sock *ms, u32 now_ms)
 {
-	u32 held_ms = now_ms - ms->start_ms;
+	u32 held_ms = mltcp_yield_since_ms(ms, now_ms);
 
 	return mltcp_gap_q8(held_ms < 0xffffffffU / 1000U ? held_ms * 1000U : 0xffffffffU);
 }
@@ -1213,11 +1358,11 @@ static inline u32 mltcp_yield_held_q8(const struct mltcp_sock *ms, u32 now_ms)
  * @ms: socket state
  * @now_ms: the caller's millisecond clock (the one @ms->start_ms is in)
  *
- * A yield lasts at most as long as the iteration gap (@ms->gap_q8) since
- * the iteration started, divided by 2^mltcp_backoff_octaves() (eight
- * steps of the log scale an octave): see mltcp_yield_step().
+ * A yield lasts at most as long as the iteration gap (@ms->gap_q8) from
+ * its restart, divided by 2^mltcp_backoff_octaves() (eight steps of the
+ * log scale an octave): see mltcp_yield_step().
  *
- * Return: true while the time since the iteration started is below the bound.
+ * Return: true while the time since the restart is below the bound.
  */
 static inline bool mltcp_yield_in_bound(const struct mltcp_sock *ms, u32 now_ms)
 {
@@ -1238,9 +1383,10 @@ static inline bool mltcp_yield_in_bound(const struct mltcp_sock *ms, u32 now_ms)
  * steps the backoff up as a bound would; only yields at backoff 0 and 1 can
  * drain that late, as deeper bounds end them earlier.  Between jobs that
  * take turns the first yields may be that long, and the next ones, behind
- * a phase already past, drain early and step back.  With given marks the
- * bound counts from the mark, before the compute (mltcp_yield_begin()), so
- * the time held is not the yield's own: it is not judged.
+ * a phase already past, drain early and step back.  Marked yields are not
+ * judged so: a marked job's long waits were for the other job's phases,
+ * which they served, and judged they cost that other job more than they
+ * saved (docs/DESIGN.md, "Yields and their backoff").
  *
  * Return: true if the yield counts as one that ran out the bound.
  */
@@ -1256,7 +1402,7 @@ enum mltcp_yield_state {
 	MLTCP_YIELD_NONE = 0,	/* not yielding (no restart, or it ended before) */
 	MLTCP_YIELD_HOLDS,	/* the flow keeps its window */
 	MLTCP_YIELD_DRAINED,	/* ended now: a sample without another's queue */
-	MLTCP_YIELD_BOUND,	/* ended now: the bound ran out first */
+	MLTCP_YIELD_BOUND,	/* ended now: the bound ran out, the queue still there */
 };
 
 /**
@@ -1280,15 +1426,18 @@ enum mltcp_yield_state {
  *
  * The bound backs off.  Between jobs that can take turns the other job's
  * phase ends within the yielding job's compute time (its gap), so its
- * yields drain; a yield that runs out the bound met a phase longer than
- * that, a job it cannot interleave with (communication over half of the
- * iteration), and yielding to it again would only slow this job down
- * each iteration: each such yield shortens the next ones' bound (a half,
- * a quarter, then a 32nd of the gap: mltcp_backoff_octaves()), and so does
- * a learned yield that drains only after a quarter of the gap
- * (mltcp_yield_was_long()); each yield that drains earlier takes one step
- * back.  Without a gap reference (nothing learned yet) a yield ends at
- * once and changes nothing.
+ * yields drain; a yield that runs out the bound with the queue still
+ * there met a phase longer than that, a job it cannot interleave with
+ * (communication over half of the iteration), and yielding to it again
+ * would only slow this job down each iteration: each such yield shortens
+ * the next ones' bound (a half, a quarter, then a 32nd of the gap:
+ * mltcp_backoff_octaves()), and so does a learned yield that drains only
+ * after a quarter of the gap (mltcp_yield_was_long()).  Each yield that
+ * ends without a queue in its last sample, drained or out of bound, takes
+ * one step back: a bound that runs out before the first sample arrives
+ * says nothing against the link, and so no backoff outlives the queues
+ * that caused it.  Without a gap reference (nothing learned yet) a yield
+ * ends at once and changes nothing.
  *
  * Return: enum mltcp_yield_state; DRAINED and BOUND once per yield.
  */
@@ -1296,26 +1445,30 @@ static inline enum mltcp_yield_state mltcp_yield_step(struct mltcp_sock *ms, u32
 						      u32 min_rtt_us, u32 now_ms)
 {
 	enum mltcp_yield_state st;
+	bool queue, deeper;
 	u8 backoff;
 
 	if (!(ms->flags & MLTCP_SF_YIELD))
 		return MLTCP_YIELD_NONE;
 	backoff = mltcp_yield_backoff(ms);
+	queue = mltcp_queue_seen(rtt_us, min_rtt_us);
 	if (mltcp_yield_in_bound(ms, now_ms)) {
-		if (mltcp_queue_seen(rtt_us, min_rtt_us))
+		if (queue)
 			return MLTCP_YIELD_HOLDS;
 		st = MLTCP_YIELD_DRAINED;
-		if (mltcp_yield_was_long(ms, now_ms)) {
-			if (backoff < MLTCP_BACKOFF_MAX)
-				mltcp_set_yield_backoff(ms, backoff + 1);
-		} else if (backoff) {
-			mltcp_set_yield_backoff(ms, backoff - 1);
-		}
-	} else {
+		deeper = mltcp_yield_was_long(ms, now_ms);
+	} else if (queue && ms->gap_q8) {
 		st = MLTCP_YIELD_BOUND;
-		if (ms->gap_q8 && backoff < MLTCP_BACKOFF_MAX)
-			mltcp_set_yield_backoff(ms, backoff + 1);
+		deeper = true;
+	} else {
+		/* out of bound on a free link (or nothing learned): no evidence */
+		st = MLTCP_YIELD_DRAINED;
+		deeper = false;
 	}
+	if (deeper && backoff < MLTCP_BACKOFF_MAX)
+		mltcp_set_yield_backoff(ms, backoff + 1);
+	else if (!deeper && backoff)
+		mltcp_set_yield_backoff(ms, backoff - 1);
 	ms->flags &= (u8)~MLTCP_SF_YIELD;
 	return st;
 }
@@ -1350,8 +1503,10 @@ static inline bool mltcp_yield_holds(struct mltcp_sock *ms, u32 rtt_us,
  * is the connection's setup (a rendezvous, the framework's handshakes,
  * then the slow first compute): the learner ignores it, or the setup's
  * gaps would set its reference.
- * A pending mark (MLTCP_SF_MARK_PENDING) ends here in any case: only the
- * first transmission after a mark may restart the window.
+ * A pending mark (MLTCP_SF_MARK_PENDING) ends at the first transmission
+ * after an idle gap, learned or not: the iteration's communication begins
+ * there, it may restart the window (mltcp_restart_due()), and F applies
+ * from there on (mltcp_iter_earned()).
  *
  * Return: MLTCP_EV_LEARNED when this ended an iteration, else MLTCP_EV_NONE.
  */
@@ -1361,14 +1516,14 @@ static inline enum mltcp_event mltcp_on_tx_start(struct mltcp_sock *ms,
 {
 	u64 size;
 
+	if (!mltcp_is_idle_gap(outstanding, gap_us, threshold_us))
+		return MLTCP_EV_NONE;
 	ms->flags &= (u8)~MLTCP_SF_MARK_PENDING;
 	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
 		return MLTCP_EV_NONE;
-	if (!mltcp_is_idle_gap(outstanding, gap_us, threshold_us))
-		return MLTCP_EV_NONE;
 	size = mltcp_bytes_done(acked, ms->mark);
 	/* the connection's setup, not training */
-	if (!size || (!ms->nhist && size < MLTCP_MIN_ITER_BYTES))
+	if (!size || (!ms->iters && size < MLTCP_MIN_ITER_BYTES))
 		return MLTCP_EV_NONE;
 	if (!mltcp_learn_gap(ms, gap_us, size) || size < MLTCP_MIN_ITER_BYTES)
 		return MLTCP_EV_NONE;
@@ -1383,11 +1538,15 @@ static inline enum mltcp_event mltcp_on_tx_start(struct mltcp_sock *ms,
  * @acked: bytes_acked now
  * @unacked: bytes written to the socket but not yet acked (write_seq -
  *	snd_una); they belong to the previous iteration
- * @bytes: size of the new iteration, 0 = keep the current size
+ * @bytes: size of the new iteration, 0 = keep the current size; a size
+ *	outside [MLTCP_MIN_ITER_BYTES, MLTCP_MAX_ITER_BYTES] is ignored (the
+ *	control plane refuses it before, mltcp_iter_size_valid())
  *
- * The first mark only switches the socket to given boundaries; each
- * further mark completes an iteration whose exact size (bytes written
- * between the two marks) is recorded.
+ * The first mark only switches the socket to given boundaries (the learner's
+ * burst counts give their slot to the restart's time); each further mark
+ * completes an iteration whose exact size (bytes written between the two
+ * marks) is recorded.  The new iteration earns F at its first transmission
+ * after an idle gap (mltcp_iter_earned()).
  *
  * Return: MLTCP_EV_GIVEN when an iteration was completed.
  */
@@ -1398,13 +1557,15 @@ static inline enum mltcp_event mltcp_iter_begin(struct mltcp_sock *ms,
 	u64 new_mark = acked + unacked;
 	enum mltcp_event ev = MLTCP_EV_NONE;
 
-	if (bytes) {
+	if (mltcp_iter_size_valid(bytes)) {
 		ms->bytes_per_iter = bytes;
 		ms->flags |= MLTCP_SF_SIZE_GIVEN;
 	}
 	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN) {
 		mltcp_record_iter(ms, mltcp_bytes_done(new_mark, ms->mark));
 		ev = MLTCP_EV_GIVEN;
+	} else {
+		ms->restart_ms = 0;
 	}
 	ms->flags |= MLTCP_SF_BOUNDS_GIVEN | MLTCP_SF_MARK_PENDING;
 	ms->mark = new_mark;
@@ -1414,17 +1575,28 @@ static inline enum mltcp_event mltcp_iter_begin(struct mltcp_sock *ms,
 /**
  * mltcp_set_size() - the control plane sets bytes per iteration
  * @ms: socket state
- * @bytes: size; 0 drops every hint and goes back to learning
+ * @bytes: size, in [MLTCP_MIN_ITER_BYTES, MLTCP_MAX_ITER_BYTES]; 0 drops
+ *	every hint and goes back to learning
+ *
+ * Going back to learning from given marks starts the learner's burst
+ * counts afresh (their slot held the restart's time).
+ *
+ * Return: 0, or -EINVAL for a size out of range (nothing changes).
  */
-static inline void mltcp_set_size(struct mltcp_sock *ms, u64 bytes)
+static inline int mltcp_set_size(struct mltcp_sock *ms, u64 bytes)
 {
 	if (bytes) {
+		if (!mltcp_iter_size_valid(bytes))
+			return -EINVAL;
 		ms->bytes_per_iter = bytes;
 		ms->flags |= MLTCP_SF_SIZE_GIVEN;
-	} else {
-		ms->flags &= (u8)~MLTCP_SF_HINTED;
-		ms->bytes_per_iter = mltcp_learned_size(ms);
+		return 0;
 	}
+	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
+		ms->restart_ms = 0;
+	ms->flags &= (u8)~(MLTCP_SF_HINTED | MLTCP_SF_MARK_PENDING);
+	ms->bytes_per_iter = mltcp_learned_size(ms);
+	return 0;
 }
 
 #endif /* _MLTCP_CORE_H */

@@ -289,11 +289,9 @@ static void bpf_pending_hints(int fd, const struct mltcp_bpf_sock *st, struct ml
 	}
 	close(map);
 	if (h.size_gen != st->size_gen)
-		mltcp_set_size(ms, h.size > MLTCP_BYTES_PER_ITER_MAX ?
-			       MLTCP_BYTES_PER_ITER_MAX : h.size);
+		mltcp_set_size(ms, h.size);
 	if (h.mark_gen != st->mark_gen)
-		mltcp_iter_begin(ms, h.mark, 0, h.mark_bytes > MLTCP_BYTES_PER_ITER_MAX ?
-				 MLTCP_BYTES_PER_ITER_MAX : h.mark_bytes);
+		mltcp_iter_begin(ms, h.mark, 0, h.mark_bytes);
 	if (h.tb_gen != st->tb_gen)
 		mltcp_core_set_tiebreak(ms, h.tiebreak > MLTCP_TIEBREAK_MAX ?
 					MLTCP_TIEBREAK_MAX : h.tiebreak);
@@ -338,6 +336,7 @@ static int bpf_get_info(int fd, struct mltcp_info *out)
 	       icpt > MLTCP_INTERCEPT_MAX ? MLTCP_INTERCEPT_MAX : icpt;
 	p.mode = p.mode > MLTCP_MODE_OFF ? MLTCP_MODE_OFF : p.mode;
 	p.stagger = p.stagger > MLTCP_STAGGER_MAX ? MLTCP_STAGGER_MAX : p.stagger;
+	p.overrun = mltcp_overrun_valid(p.overrun) ? p.overrun : MLTCP_OVERRUN_DEFAULT;
 
 	memset(out, 0, sizeof(*out));
 	out->abi_version = MLTCP_ABI_VERSION;
@@ -352,8 +351,13 @@ static int bpf_get_info(int fd, struct mltcp_info *out)
 	out->bytes_this_iter = mltcp_bytes_done(ti.tcpi_bytes_acked, ms.mark);
 	out->bytes_per_iter = ms.bytes_per_iter;
 	out->bytes_ratio = mltcp_ratio_q10(out->bytes_this_iter, ms.bytes_per_iter);
+	if (mltcp_f_active(&ms, (int)p.mode) &&
+	    mltcp_iter_overrun(&ms, p.overrun, out->bytes_this_iter))
+		out->flags |= MLTCP_INFO_F_OVERRUN;
+	if (!mltcp_iter_earned(&ms))
+		out->flags |= MLTCP_INFO_F_UNEARNED;
 	out->f = mltcp_sock_f_q10(&ms, (int)p.mode, mltcp_params_pack(slope, icpt),
-				  p.stagger, ti.tcpi_bytes_acked);
+				  p.stagger, p.overrun, ti.tcpi_bytes_acked);
 	out->cwnd = ti.tcpi_snd_cwnd;
 	out->tiebreak = ms.tiebreak;
 	out->stagger = p.stagger;
@@ -432,8 +436,13 @@ static int set_opt(int fd, int opt, uint64_t value, uint64_t max, size_t size)
 	return 0;
 }
 
+/* A size: 0 (none), or MLTCP_BYTES_PER_ITER_MIN .. MLTCP_BYTES_PER_ITER_MAX */
 static int set_u64(int fd, int opt, uint64_t value)
 {
+	if (value && value < MLTCP_BYTES_PER_ITER_MIN) {
+		errno = EINVAL;
+		return -1;
+	}
 	return set_opt(fd, opt, value, MLTCP_BYTES_PER_ITER_MAX, sizeof(value));
 }
 
@@ -615,7 +624,8 @@ static int job_apply(struct mltcp_job *job, int (*fn)(int, uint64_t),
 	int first_err = 0;
 	size_t i;
 
-	if (!job || bytes > MLTCP_BYTES_PER_ITER_MAX) {
+	if (!job || bytes > MLTCP_BYTES_PER_ITER_MAX ||
+	    (bytes && bytes < MLTCP_BYTES_PER_ITER_MIN)) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -11,7 +11,8 @@
  *   MLTCP_CC              congestion control to set (TCP_CONGESTION);
  *                         unset or empty: leave the congestion control
  *   MLTCP_BYTES_PER_ITER  if set, bytes per iteration for the socket
- *                         (decimal, 1 .. 2^48)
+ *                         (decimal, 16384 .. 2^48; anything else is
+ *                         ignored and the socket learns its iterations)
  *   MLTCP_TIEBREAK        if set, the tie-break of every socket of the
  *                         process, a decimal from 0 to 1, or "random" for
  *                         one random value per process, so that the
@@ -99,7 +100,7 @@ static void cfg_load(void)
 
 		errno = 0;
 		v = strtoumax(bpi, &end, 10);
-		if (errno || *end || bpi[0] == '-' || v < 1 ||
+		if (errno || *end || bpi[0] == '-' || v < MLTCP_BYTES_PER_ITER_MIN ||
 		    v > MLTCP_BYTES_PER_ITER_MAX) {
 			if (cfg.debug)
 				fprintf(stderr,

@@ -271,6 +271,7 @@ int mltcpctl_bpf_load(void)
 		.mode = MLTCP_MODE_LEARNED,
 		.stagger = MLTCP_STAGGER_DEFAULT,
 		.decrease = 1,
+		.overrun = MLTCP_OVERRUN_DEFAULT,
 	};
 	struct bpf_map *m;
 	struct mltcp_bpf *skel;
@@ -561,6 +562,7 @@ static void clamp_params(struct mltcp_bpf_params *p)
 	p->fparams = mltcp_params_pack(slope, icpt);
 	p->mode = p->mode > MLTCP_MODE_OFF ? MLTCP_MODE_OFF : p->mode;
 	p->stagger = p->stagger > MLTCP_STAGGER_MAX ? MLTCP_STAGGER_MAX : p->stagger;
+	p->overrun = mltcp_overrun_valid(p->overrun) ? p->overrun : MLTCP_OVERRUN_DEFAULT;
 }
 
 int mltcpctl_bpf_get_sockets(struct mltcpctl_sock **out, size_t *n)
@@ -621,7 +623,13 @@ int mltcpctl_bpf_get_sockets(struct mltcpctl_sock **out, size_t *n)
 		s->bytes_this_iter = mltcp_bytes_done(rec.bytes_acked, ms.mark);
 		s->bytes_per_iter = ms.bytes_per_iter;
 		s->bytes_ratio = mltcp_ratio_q10(s->bytes_this_iter, ms.bytes_per_iter);
-		s->f = mltcp_sock_f_q10(&ms, (int)p.mode, p.fparams, p.stagger, rec.bytes_acked);
+		if (mltcp_f_active(&ms, (int)p.mode) &&
+		    mltcp_iter_overrun(&ms, p.overrun, s->bytes_this_iter))
+			s->flags |= MLTCP_INFO_F_OVERRUN;
+		if (!mltcp_iter_earned(&ms))
+			s->flags |= MLTCP_INFO_F_UNEARNED;
+		s->f = mltcp_sock_f_q10(&ms, (int)p.mode, p.fparams, p.stagger, p.overrun,
+					rec.bytes_acked);
 		s->cwnd = rec.cwnd;
 		s->tiebreak = ms.tiebreak;
 	}

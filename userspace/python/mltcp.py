@@ -30,8 +30,9 @@ __all__ = ["Info", "Job", "abi_version", "enable", "set_bytes_per_iter",
            "iteration_begin", "get_state", "register", "unregister",
            "iteration_begin_all", "set_bytes_per_iter_all", "set_tiebreak",
            "set_tiebreak_all",
-           "BYTES_PER_ITER_MAX", "Q10_ONE"]
+           "BYTES_PER_ITER_MIN", "BYTES_PER_ITER_MAX", "Q10_ONE"]
 
+BYTES_PER_ITER_MIN = 16 << 10
 BYTES_PER_ITER_MAX = 1 << 48
 Q10_ONE = 1024
 MODES = {0: "learned", 1: "given", 2: "off"}

@@ -72,8 +72,32 @@
 #define MLTCP_STAGGER_ABI_MAX	1024
 #define MLTCP_TIEBREAK_ABI_MAX	1024
 
-/* Largest bytes per iteration accepted (256 TiB). */
+/*
+ * Bytes per iteration accepted: at least 16 KiB (about TCP's initial window;
+ * smaller iterations are not iterations MLTCP helps), at most 256 TiB.
+ */
+#define MLTCP_BYTES_PER_ITER_MIN	(16ULL << 10)
 #define MLTCP_BYTES_PER_ITER_MAX	(1ULL << 48)
+
+/*
+ * What a socket can get, whatever it sends and whatever it hints.  F, the
+ * factor on its base algorithm's increase (and the divisor of its decrease),
+ * stays within [intercept, slope + intercept] and differs from 1 only
+ *  - inside an iteration of known size (declared with the options below,
+ *    or learned from idle gaps) of at least MLTCP_BYTES_PER_ITER_MIN: a
+ *    flow with no iteration structure runs as its base algorithm;
+ *  - for the iteration's first `overrun` times its size (the module
+ *    parameter mltcp.overrun, default 1.25): past that, F is 1 until the
+ *    next iteration boundary (an idle gap the learner takes for an
+ *    iteration gap, or a mark);
+ *  - once the iteration's first transmission after an idle gap (its
+ *    compute phase) has happened: marking a stream that never pauses
+ *    gives the base algorithm.
+ * The tie-break (MLTCP_SO_TIEBREAK) moves where F starts within that
+ * range, for those bytes only: a head start over other MLTCP jobs, never
+ * more than the top of F against other traffic.  None of this needs a
+ * privilege; the global parameters (netlink, sysfs) need CAP_NET_ADMIN.
+ */
 
 /* Length of a congestion control name, with the NUL (TCP_CA_NAME_MAX). */
 #define MLTCP_ALGO_NAME_MAX	16
@@ -98,15 +122,16 @@ enum mltcp_abi_mode {
  * setsockopt options
  *
  * MLTCP_SO_BYTES_PER_ITER: optval is a __u64, optlen 8.  The bytes this
- *	socket sends per iteration, 1 .. MLTCP_BYTES_PER_ITER_MAX; 0 drops
- *	every hint (size and iteration marks) and goes back to learning.
+ *	socket sends per iteration, MLTCP_BYTES_PER_ITER_MIN ..
+ *	MLTCP_BYTES_PER_ITER_MAX (EINVAL outside); 0 drops every hint (size
+ *	and iteration marks) and goes back to learning.
  *	May be set before connect(): the hint is kept when the connection
  *	starts.
  * MLTCP_SO_ITER_BEGIN: optlen 0 (optval ignored), or optval a __u64 with
  *	optlen 8.  Marks the start of an iteration: data written to the
  *	socket before the call still belongs to the previous iteration.  A
- *	non-zero __u64 (<= MLTCP_BYTES_PER_ITER_MAX) also sets the size of
- *	the new iteration, like MLTCP_SO_BYTES_PER_ITER; 0 keeps the size.
+ *	non-zero __u64 (in the range of MLTCP_SO_BYTES_PER_ITER) also sets
+ *	the size of the new iteration; 0 keeps the size.
  *	After the first mark, idle gaps no longer end this socket's
  *	iterations; each further mark completes one.
  * MLTCP_SO_TIEBREAK (ABI 2): optval is a __u32, optlen 4, Q10 in
@@ -142,6 +167,8 @@ enum mltcp_abi_mode {
 #define MLTCP_INFO_F_SIZE_GIVEN		0x1	/* size set by the application */
 #define MLTCP_INFO_F_BOUNDS_GIVEN	0x2	/* iteration marks by the application */
 #define MLTCP_INFO_F_TIEBREAK_GIVEN	0x4	/* tie-break set by the application */
+#define MLTCP_INFO_F_OVERRUN		0x8	/* the iteration passed its bound: F is 1 */
+#define MLTCP_INFO_F_UNEARNED		0x10	/* marked, no idle gap since: F is 1 */
 
 /**
  * struct mltcp_info - MLTCP state of one socket (MLTCP_SO_INFO)

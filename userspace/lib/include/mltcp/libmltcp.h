@@ -100,10 +100,14 @@ int mltcp_enable(int fd, const char *algo);
  * mltcp_set_bytes_per_iter() - set the bytes the socket sends per iteration
  * @fd: TCP socket using an MLTCP congestion control; may be unconnected,
  *	the size is kept when the connection starts
- * @bytes: 1 .. MLTCP_BYTES_PER_ITER_MAX; 0 drops every hint given to the
- *	socket (size and iteration marks) and lets the kernel learn again
+ * @bytes: MLTCP_BYTES_PER_ITER_MIN (16 KiB) .. MLTCP_BYTES_PER_ITER_MAX; 0
+ *	drops every hint given to the socket (size and iteration marks) and
+ *	lets the kernel learn again
  *
- * Return: 0, or -1 with errno EBADF, ENOTSOCK, EINVAL (@bytes too large),
+ * F applies to at most 1.25 times @bytes of each iteration (the kernel's
+ * overrun bound): declare the bytes the socket really sends per iteration.
+ *
+ * Return: 0, or -1 with errno EBADF, ENOTSOCK, EINVAL (@bytes out of range),
  *	ENOPROTOOPT, EOPNOTSUPP, or ENOTCONN (listening socket).
  */
 int mltcp_set_bytes_per_iter(int fd, uint64_t bytes);

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of what a socket can get from MLTCP whatever it sends or hints
+ * (include/mltcp_core.h, "Policy"): the floor of an iteration, the overrun
+ * bound, iterations earned by an idle gap, and yields whose backoff always
+ * recovers.  Each test drives the core as the kernel glue does and fails if
+ * its rule is removed.  Output is TAP with CMOCKA_MESSAGE_OUTPUT=TAP.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "mltcp_core.h"
+
+#define ONE		MLTCP_Q10_ONE
+#define TOP		(2 * ONE)	/* slope 1 + intercept 1 */
+#define PARAMS		mltcp_params_pack(MLTCP_SLOPE_DEFAULT, MLTCP_INTERCEPT_DEFAULT)
+#define BOUND		MLTCP_OVERRUN_DEFAULT
+#define KB		1024ULL
+#define MB		(1000ULL * 1000ULL)
+#define GAP_IDLE	200000U		/* 200 ms: an idle gap, a compute phase */
+#define THRESH		mltcp_idle_threshold_us(MLTCP_IDLE_MS_DEFAULT, 1000)
+#define QUEUE_RTT	10000U		/* an RTT sample over a standing queue */
+#define FREE_RTT	300U		/* one over an empty path */
+#define MIN_RTT		100U
+
+static struct mltcp_sock new_sock(void)
+{
+	struct mltcp_sock ms;
+
+	memset(&ms, 0, sizeof(ms));
+	mltcp_sock_init(&ms, 0, 0);
+	return ms;
+}
+
+/* F with the default parameters, no stagger, under @overrun. */
+static u32 f_at(const struct mltcp_sock *ms, u32 overrun, u64 acked)
+{
+	return mltcp_sock_f_q10(ms, MLTCP_MODE_LEARNED, PARAMS, 0, overrun, acked);
+}
+
+/* Declared sizes below the floor are refused and change nothing. */
+static void test_declared_size_floor(void **state)
+{
+	struct mltcp_sock ms = new_sock();
+
+	(void)state;
+	assert_int_equal(mltcp_set_size(&ms, 1), -EINVAL);
+	assert_int_equal(mltcp_set_size(&ms, MLTCP_MIN_ITER_BYTES - 1), -EINVAL);
+	assert_int_equal(mltcp_set_size(&ms, MLTCP_MAX_ITER_BYTES + 1), -EINVAL);
+	assert_true(ms.bytes_per_iter == 0);
+	assert_false(ms.flags & MLTCP_SF_SIZE_GIVEN);
+	assert_int_equal(f_at(&ms, BOUND, 10 * MB), ONE);
+	assert_int_equal(mltcp_set_size(&ms, MLTCP_MIN_ITER_BYTES), 0);
+	assert_true(ms.bytes_per_iter == MLTCP_MIN_ITER_BYTES);
+	/* a mark's size below the floor is ignored, the mark itself kept */
+	ms = new_sock();
+	mltcp_iter_begin(&ms, 0, 0, 1);
+	assert_true(ms.bytes_per_iter == 0);
+	assert_true(ms.flags & MLTCP_SF_BOUNDS_GIVEN);
+}
+
+/* Tiny iterations marked one after another teach a size F never uses. */
+static void test_tiny_marked_iterations(void **state)
+{
+	struct mltcp_sock ms = new_sock();
+	u64 acked = 0;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		mltcp_iter_begin(&ms, acked, 0, 0);
+		mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH);
+		acked += 1000;
+	}
+	assert_true(ms.bytes_per_iter == 1000);
+	assert_false(mltcp_f_active(&ms, MLTCP_MODE_LEARNED));
+	assert_int_equal(f_at(&ms, BOUND, acked - 500), ONE);
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS, 0, GAP_IDLE, THRESH));
+}
+
+/* Past 5/4 of its size an iteration runs at F = 1 until the next boundary. */
+static void test_overrun_declared(void **state)
+{
+	struct mltcp_sock ms = new_sock();
+	u64 acked;
+
+	(void)state;
+	assert_int_equal(mltcp_set_size(&ms, MB), 0);
+	assert_int_equal(f_at(&ms, BOUND, MB / 2), ONE + ONE / 2);
+	assert_int_equal(f_at(&ms, BOUND, MB + MB / 4), TOP);
+	assert_int_equal(f_at(&ms, BOUND, MB + MB / 4 + 1), ONE);
+	assert_int_equal(f_at(&ms, BOUND, 100 * MB), ONE);
+	/* the administrator's bound: twice the size, or none */
+	assert_int_equal(f_at(&ms, 2 * ONE, MB + MB / 2), TOP);
+	assert_int_equal(f_at(&ms, 2 * ONE, 2 * MB + 1), ONE);
+	assert_int_equal(f_at(&ms, 0, 100 * MB), TOP);
+	/* the softened decrease goes with it: F = 1 cuts as the base does */
+	assert_int_equal(mltcp_soften_cut(100, 50, f_at(&ms, BOUND, 100 * MB)), 50);
+	/* an idle gap that ends the iteration starts F's ramp again */
+	acked = 3 * MB;
+	assert_int_equal(mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH), MLTCP_EV_LEARNED);
+	assert_int_equal(f_at(&ms, BOUND, acked + MB / 2), ONE + ONE / 2);
+	/* the head start moves where F starts, not how long it lasts */
+	ms.tiebreak = MLTCP_TIEBREAK_MAX;
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS, MLTCP_STAGGER_MAX,
+					  BOUND, acked), TOP);
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS, MLTCP_STAGGER_MAX,
+					  BOUND, acked + 2 * MB), ONE);
+}
+
+/*
+ * A learned sender that sends a few bursts separated by gaps, then streams:
+ * it learns a size, and the stream past 5/4 of it runs as the base.
+ */
+static void test_overrun_learned_stream(void **state)
+{
+	struct mltcp_sock ms = new_sock();
+	u64 acked = 0;
+	int i;
+
+	(void)state;
+	for (i = 0; i < MLTCP_HIST_LEN; i++) {
+		acked += 64 * KB;
+		assert_int_equal(mltcp_on_tx_start(&ms, acked, 0, 50000, THRESH),
+				 MLTCP_EV_LEARNED);
+	}
+	assert_true(ms.bytes_per_iter == 64 * KB);
+	assert_int_equal(f_at(&ms, BOUND, acked + 32 * KB), ONE + ONE / 2);
+	/* the stream: no idle gap ever again */
+	assert_int_equal(f_at(&ms, BOUND, acked + 80 * KB + 1), ONE);
+	assert_int_equal(f_at(&ms, BOUND, acked + 1000 * MB), ONE);
+	/* without the bound it would hold the top for the rest of its life */
+	assert_int_equal(f_at(&ms, 0, acked + 1000 * MB), TOP);
+}
+
+/* A mark earns F only at its first transmission after an idle gap. */
+static void test_marks_need_idle_gap(void **state)
+{
+	struct mltcp_sock ms = new_sock();
+	u64 acked = 0;
+	int i;
+
+	(void)state;
+	/* a stream marked every megabyte: never idle, never F */
+	for (i = 0; i < 8; i++) {
+		mltcp_iter_begin(&ms, acked, 0, MB);
+		assert_int_equal(f_at(&ms, BOUND, acked + MB / 2), ONE);
+		/* a transmission after a pause shorter than the threshold */
+		mltcp_on_tx_start(&ms, acked, 0, 1000, THRESH);
+		assert_false(mltcp_iter_earned(&ms));
+		acked += MB;
+	}
+	/* a real compute phase: the restart is due, and F applies from there */
+	mltcp_iter_begin(&ms, acked, 0, 0);
+	mltcp_on_tx_start(&ms, acked, 4096, GAP_IDLE, THRESH);	/* data in flight */
+	assert_false(mltcp_iter_earned(&ms));
+	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS, 0, GAP_IDLE, THRESH));
+	mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH);
+	assert_true(mltcp_iter_earned(&ms));
+	assert_int_equal(f_at(&ms, BOUND, acked + MB / 2), ONE + ONE / 2);
+	/* dropping the hints goes back to learning with nothing pending */
+	mltcp_iter_begin(&ms, acked, 0, 0);
+	mltcp_set_size(&ms, 0);
+	assert_true(mltcp_iter_earned(&ms));
+}
+
+/* Begins a marked iteration's yield: mark at @mark_ms, restart at @restart_ms. */
+static void marked_restart(struct mltcp_sock *ms, u32 mark_ms, u32 restart_ms)
+{
+	mltcp_iter_begin(ms, 0, 0, 0);
+	ms->start_ms = mark_ms;
+	assert_true(mltcp_restart_due(ms, MLTCP_MODE_LEARNED, PARAMS, 0,
+				      (restart_ms - mark_ms) * 1000U, THRESH));
+	mltcp_yield_begin(ms, (restart_ms - mark_ms) * 1000U, restart_ms);
+	mltcp_on_tx_start(ms, 0, 0, (restart_ms - mark_ms) * 1000U, THRESH);
+}
+
+/*
+ * A marked flow whose compute fills most of its gap meets a long queue,
+ * then an idle link: its yields are bounded from the restart, so they hold
+ * while the queue is there (the bound from the mark had run out before the
+ * restart), and its backoff comes back to 0 once the link is free.
+ */
+static void test_marked_backoff_recovers(void **state)
+{
+	struct mltcp_sock ms = new_sock();
+	u32 t = 0, held;
+	int i;
+
+	(void)state;
+	assert_int_equal(mltcp_set_size(&ms, 4 * MB), 0);
+	/* three iterations behind a queue that outlasts each bound: 1, 2, 3 */
+	for (i = 1; i <= MLTCP_BACKOFF_MAX; i++) {
+		/* 700 ms of compute, the restart's gap; bound 700 ms >> (i - 1) */
+		marked_restart(&ms, t, t + 700);
+		held = 700U >> (i - 1);
+		assert_int_equal(mltcp_yield_step(&ms, QUEUE_RTT, MIN_RTT, t + 700 + held * 3 / 4),
+				 MLTCP_YIELD_HOLDS);
+		assert_int_equal(mltcp_yield_step(&ms, QUEUE_RTT, MIN_RTT, t + 700 + held + 10),
+				 MLTCP_YIELD_BOUND);
+		assert_int_equal(mltcp_yield_backoff(&ms), i);
+		t += 2000;
+	}
+	assert_true(mltcp_takes_no_turns(&ms));
+	/* the link is free: each yield's first sample steps back, 3 -> 0 */
+	for (i = MLTCP_BACKOFF_MAX - 1; i >= 0; i--) {
+		marked_restart(&ms, t, t + 700);
+		assert_int_equal(mltcp_yield_step(&ms, FREE_RTT, MIN_RTT, t + 702),
+				 MLTCP_YIELD_DRAINED);
+		assert_int_equal(mltcp_yield_backoff(&ms), i);
+		t += 2000;
+	}
+	assert_false(mltcp_takes_no_turns(&ms));
+	/* F ramps from the bottom again */
+	assert_int_equal(f_at(&ms, BOUND, 0), ONE);
+	assert_int_equal(f_at(&ms, BOUND, 2 * MB), ONE + ONE / 2);
+}
+
+/*
+ * At the deepest backoff a short gap gives a bound shorter than an RTT: the
+ * bound runs out before the first sample, which then judges the yield.
+ */
+static void test_deepest_bound_judged_by_queue(void **state)
+{
+	struct mltcp_sock ms = new_sock();
+
+	(void)state;
+	assert_int_equal(mltcp_set_size(&ms, 4 * MB), 0);
+	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_MAX);
+	/* a 64 ms gap: the bound is 2 ms, the first sample comes at 5 ms */
+	marked_restart(&ms, 1000, 1064);
+	assert_int_equal(mltcp_yield_step(&ms, FREE_RTT, MIN_RTT, 1069), MLTCP_YIELD_DRAINED);
+	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX - 1);
+	/* the same with the queue still there keeps it deepest */
+	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_MAX);
+	marked_restart(&ms, 2000, 2064);
+	assert_int_equal(mltcp_yield_step(&ms, QUEUE_RTT, MIN_RTT, 2069), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
+}
+
+/* A marked yield's clock wraps after 65.5 s; its bound stays below that. */
+static void test_marked_yield_clock(void **state)
+{
+	struct mltcp_sock ms = new_sock();
+	u32 restart = 0xfffff000U;	/* the ms clock about to wrap */
+
+	(void)state;
+	assert_int_equal(mltcp_set_size(&ms, 4 * MB), 0);
+	/* a 100 s compute: the reference is capped at 60 s */
+	marked_restart(&ms, restart - 100000, restart);
+	assert_int_equal(mltcp_yield_since_ms(&ms, restart + 5000), 5000);
+	assert_int_equal(mltcp_yield_step(&ms, QUEUE_RTT, MIN_RTT, restart + 50000),
+			 MLTCP_YIELD_HOLDS);
+	assert_int_equal(mltcp_yield_step(&ms, QUEUE_RTT, MIN_RTT, restart + 62000),
+			 MLTCP_YIELD_BOUND);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_declared_size_floor),
+		cmocka_unit_test(test_tiny_marked_iterations),
+		cmocka_unit_test(test_overrun_declared),
+		cmocka_unit_test(test_overrun_learned_stream),
+		cmocka_unit_test(test_marks_need_idle_gap),
+		cmocka_unit_test(test_marked_backoff_recovers),
+		cmocka_unit_test(test_deepest_bound_judged_by_queue),
+		cmocka_unit_test(test_marked_yield_clock),
+	};
+
+	return cmocka_run_group_tests_name("mltcp_policy", tests, NULL, NULL);
+}
