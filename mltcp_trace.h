@@ -93,6 +93,12 @@ TRACE_EVENT(mltcp_iteration,
 		  __entry->duration_ms, __entry->bytes_per_iter, __entry->iterations)
 );
 
+TRACE_DEFINE_ENUM(MLTCP_F_BASE);
+TRACE_DEFINE_ENUM(MLTCP_F_UNEARNED);
+TRACE_DEFINE_ENUM(MLTCP_F_OVERRUN);
+TRACE_DEFINE_ENUM(MLTCP_F_RAMP);
+TRACE_DEFINE_ENUM(MLTCP_F_TOP);
+
 TRACE_EVENT(mltcp_ack,
 
 	TP_PROTO(const struct sock *sk, const struct mltcp_sock *ms, u32 f,
@@ -111,6 +117,7 @@ TRACE_EVENT(mltcp_ack,
 		__field(__u32, acked)
 		__field(__u32, credit)
 		__field(__u32, cwnd)
+		__field(__u8, f_state)
 	),
 
 	TP_fast_assign(
@@ -124,12 +131,19 @@ TRACE_EVENT(mltcp_ack,
 		__entry->acked = acked;
 		__entry->credit = credit;
 		__entry->cwnd = tcp_snd_cwnd(tcp_sk(sk));
+		/* computed again here, only while the event is enabled */
+		__entry->f_state = mltcp_f_state(ms, mltcp_get_mode(), mltcp_get_overrun(),
+						 __entry->bytes_this_iter);
 	),
 
-	TP_printk("sport=%u dport=%u bytes_this_iter=%llu bytes_per_iter=%llu ratio_q10=%u f_q10=%u acked=%u credit=%u cwnd=%u",
+	TP_printk("sport=%u dport=%u bytes_this_iter=%llu bytes_per_iter=%llu ratio_q10=%u f_q10=%u acked=%u credit=%u cwnd=%u f_state=%s",
 		  __entry->sport, __entry->dport, __entry->bytes_this_iter,
 		  __entry->bytes_per_iter, __entry->ratio, __entry->f, __entry->acked,
-		  __entry->credit, __entry->cwnd)
+		  __entry->credit, __entry->cwnd,
+		  __print_symbolic(__entry->f_state, { MLTCP_F_BASE, "base" },
+				   { MLTCP_F_UNEARNED, "unearned" },
+				   { MLTCP_F_OVERRUN, "overrun" },
+				   { MLTCP_F_RAMP, "ramp" }, { MLTCP_F_TOP, "top" }))
 );
 
 TRACE_EVENT(mltcp_restart,

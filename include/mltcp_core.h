@@ -60,7 +60,7 @@
  *
  * Policy.  MLTCP is unfair on purpose, between training jobs; what a socket
  * can get from it is bounded whatever it sends and whatever hints it gives
- * (mltcp_f_applies()):
+ * (mltcp_f_state()):
  *
  *  - F differs from 1 only inside an iteration of known size, declared or
  *    learned, of at least MLTCP_MIN_ITER_BYTES: a flow with no iteration
@@ -593,23 +593,40 @@ static inline bool mltcp_takes_no_turns(const struct mltcp_sock *ms)
 	return mltcp_yield_backoff(ms) == MLTCP_BACKOFF_MAX;
 }
 
+/* Which F a socket uses, and why (mltcp_f_state()). */
+enum mltcp_f_state {
+	MLTCP_F_BASE = 0,	/* no iteration F applies to (mode, size unknown or too small) */
+	MLTCP_F_UNEARNED,	/* a mark not yet followed by an idle gap: F = 1 */
+	MLTCP_F_OVERRUN,	/* the iteration carried more than its bound: F = 1 */
+	MLTCP_F_RAMP,		/* F = slope * min(1, ratio + head start) + intercept */
+	MLTCP_F_TOP,		/* takes no turns: F = slope + intercept */
+};
+
 /**
- * mltcp_f_applies() - may F differ from 1 for this socket right now?
+ * mltcp_f_state() - which F this socket uses right now, and why
  * @ms: socket state
  * @mode: global enum mltcp_mode
  * @overrun: global bound on the bytes of an iteration (mltcp_iter_overrun())
  * @done: bytes of the current iteration
  *
- * The policy of this header's top comment, in one place.
+ * The policy of this header's top comment, in one place: F differs from 1
+ * only in the states MLTCP_F_RAMP and MLTCP_F_TOP, inside an earned
+ * iteration of known size, below its overrun.
  *
- * Return: true inside an earned iteration of known size, below its overrun.
+ * Return: enum mltcp_f_state.
  */
-static inline bool mltcp_f_applies(const struct mltcp_sock *ms, int mode, u32 overrun,
-				   u64 done)
+static inline enum mltcp_f_state mltcp_f_state(const struct mltcp_sock *ms, int mode,
+						u32 overrun, u64 done)
 {
-	return mltcp_f_active(ms, mode) && mltcp_iter_earned(ms) &&
-	       !mltcp_iter_overrun(ms, overrun, done);
+	if (!mltcp_f_active(ms, mode))
+		return MLTCP_F_BASE;
+	if (!mltcp_iter_earned(ms))
+		return MLTCP_F_UNEARNED;
+	if (mltcp_iter_overrun(ms, overrun, done))
+		return MLTCP_F_OVERRUN;
+	return mltcp_takes_no_turns(ms) ? MLTCP_F_TOP : MLTCP_F_RAMP;
 }
+
 
 /**
  * mltcp_sock_f_q10() - the F a socket uses right now
@@ -622,7 +639,7 @@ static inline bool mltcp_f_applies(const struct mltcp_sock *ms, int mode, u32 ov
  *
  * F = slope * min(1, bytes_ratio + head start) + intercept, for every
  * socket (mltcp_head_start_q10()), where the policy lets F apply
- * (mltcp_f_applies()); exactly 1024 elsewhere, and exactly the intercept
+ * (mltcp_f_state()); exactly 1024 elsewhere, and exactly the intercept
  * when the slope is 0.
  *
  * A flow that takes no turns (mltcp_takes_no_turns()) uses the top of F,
@@ -644,10 +661,14 @@ static inline u32 mltcp_sock_f_q10(const struct mltcp_sock *ms, int mode,
 	u64 done = mltcp_bytes_done(acked, ms->mark);
 	u32 ratio;
 
-	if (!mltcp_f_applies(ms, mode, overrun, done))
-		return MLTCP_Q10_ONE;
-	if (mltcp_takes_no_turns(ms))
+	switch (mltcp_f_state(ms, mode, overrun, done)) {
+	case MLTCP_F_RAMP:
+		break;
+	case MLTCP_F_TOP:
 		return mltcp_f_q10(params, MLTCP_Q10_ONE);
+	default:
+		return MLTCP_Q10_ONE;
+	}
 	ratio = mltcp_ratio_q10(done, ms->bytes_per_iter);
 	ratio += mltcp_head_start_q10(ms->tiebreak, stagger);
 	if (ratio > MLTCP_Q10_ONE)

@@ -232,3 +232,10 @@ int read_params(struct params *p)
 	p->mode = mltcp_parse_mode(buf);
 	return p->mode < 0 ? -1 : 0;
 }
+
+void idle_pause(void)
+{
+	const struct timespec ts = { .tv_nsec = 40 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+}

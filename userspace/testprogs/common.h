@@ -44,6 +44,11 @@ void conn_close(struct conn *c);
 int send_all(int fd, size_t len);
 /* Waits until everything written to @fd is acked (5 s max).  Return: 0 or -1. */
 int wait_acked(int fd);
+/*
+ * Sleeps longer than the idle threshold on loopback, max(idle_ms, 2 * srtt):
+ * the compute phase after which a marked iteration's first send earns F.
+ */
+void idle_pause(void);
 
 struct params {
 	uint32_t slope;		/* Q10 */

@@ -7,7 +7,8 @@
  *
  * Opens CONNS loopback connections, IPv4 and IPv6 alternating.  On
  * connection i it sets bytes per iteration BYTES + i, marks an iteration
- * start and sends SENT + 1000 * i bytes (all acked).  It then prints one
+ * start, pauses longer than the idle threshold (the compute phase that
+ * earns the iteration its F) and sends SENT + 1000 * i bytes (all acked).  It then prints one
  * line per connection and "ready":
  *
  *	conn I FAMILY SRC SPORT DST DPORT BYTES_PER_ITER BYTES_THIS_ITER F_Q10 ITERATIONS ALGO
@@ -103,9 +104,12 @@ int main(int argc, char **argv)
 
 		if (conn_open(c, i % 2 ? AF_INET6 : AF_INET, algo) < 0 ||
 		    mltcp_set_bytes_per_iter(c->cli, bytes + (uint64_t)i) < 0 ||
-		    mltcp_iteration_begin(c->cli, 0) < 0 ||
-		    send_all(c->cli, sent + 1000 * (uint64_t)i) < 0 ||
-		    wait_acked(c->cli) < 0) {
+		    mltcp_iteration_begin(c->cli, 0) < 0) {
+			printf("error %d %s\n", i, strerror(errno));
+			return 1;
+		}
+		idle_pause();
+		if (send_all(c->cli, sent + 1000 * (uint64_t)i) < 0 || wait_acked(c->cli) < 0) {
 			printf("error %d %s\n", i, strerror(errno));
 			return 1;
 		}

@@ -5,11 +5,14 @@
  *
  *	mltcp-state-test [-a ALGO] [-b BYTES] [-i ITERATIONS] [-4|-6]
  *
- * Per iteration: mltcp_iteration_begin(); then BYTES in 8 chunks, each
- * acked before the state is read.  Checks: bytes_this_iter counts exactly
- * the acked bytes of the iteration, bytes_ratio rises from 0 to 1 in
- * steps of 1/8 and stays at 1 past the end, F = slope * ratio + intercept
- * with the module's current parameters, the iteration counter advances
+ * Per iteration: mltcp_iteration_begin(), a pause longer than the idle
+ * threshold (the compute phase), then BYTES in 8 chunks, each acked before
+ * the state is read.  Checks: F is 1 from the mark until the first send
+ * after the pause (MLTCP_INFO_F_UNEARNED), bytes_this_iter counts exactly
+ * the acked bytes of the iteration, bytes_ratio rises from 0 to 1 in steps
+ * of 1/8 and stays at 1 past the end, F = slope * ratio + intercept with
+ * the module's current parameters until the iteration carried 5/4 of its
+ * size, 1 past that (MLTCP_INFO_F_OVERRUN), the iteration counter advances
  * once per begin call, and the hint flags; at the end, size 0 drops the
  * hints and the size learned from the given boundaries takes over.
  */
@@ -78,13 +81,15 @@ static void run(int family, const char *algo, uint64_t bytes, int iters)
 		if (get(c.cli, &st, "after begin"))
 			break;
 		tap_ok(st.iterations == (uint32_t)k && st.bytes_this_iter == 0 &&
-		       st.bytes_ratio == 0 && st.f == expect_f(0) &&
+		       st.bytes_ratio == 0 && st.f == MLTCP_ABI_Q10_ONE &&
 		       st.bytes_per_iter == bytes &&
-		       st.flags == (MLTCP_INFO_F_SIZE_GIVEN | MLTCP_INFO_F_BOUNDS_GIVEN),
-		       "%s: begin #%d: iterations %u (want %d), bytes %llu, ratio %u, F %u (want %u), flags %u",
+		       st.flags == (MLTCP_INFO_F_SIZE_GIVEN | MLTCP_INFO_F_BOUNDS_GIVEN |
+				    MLTCP_INFO_F_UNEARNED),
+		       "%s: begin #%d: iterations %u (want %d), bytes %llu, ratio %u, F %u (want 1024 until a send after an idle gap), flags %u",
 		       fam, k + 1, st.iterations, k,
 		       (unsigned long long)st.bytes_this_iter, st.bytes_ratio,
-		       st.f, expect_f(0), st.flags);
+		       st.f, st.flags);
+		idle_pause();
 
 		for (j = 1; j <= 8; j++) {
 			uint32_t want = (uint32_t)(((uint64_t)j * chunk << 10) / bytes);
@@ -120,6 +125,14 @@ static void run(int family, const char *algo, uint64_t bytes, int iters)
 		       "%s: past the end: bytes %llu, ratio clamped at %u, F %u",
 		       fam, (unsigned long long)st.bytes_this_iter,
 		       st.bytes_ratio, st.f);
+
+	/* past 5/4 of the size F is 1 until the next iteration */
+	if (send_all(c.cli, 2 * chunk) == 0 && wait_acked(c.cli) == 0 &&
+	    !get(c.cli, &st, "past the bound"))
+		tap_ok(st.bytes_this_iter == bytes + 3 * chunk && st.f == MLTCP_ABI_Q10_ONE &&
+		       !!(st.flags & MLTCP_INFO_F_OVERRUN) == (prm.mode != MLTCP_ABI_MODE_OFF),
+		       "%s: past 5/4 of the size: bytes %llu, F %u (want 1024), flags %u",
+		       fam, (unsigned long long)st.bytes_this_iter, st.f, st.flags);
 
 	/* one more begin completes the last iteration */
 	if (mltcp_iteration_begin(c.cli, 0) == 0 && !get(c.cli, &st, "final begin"))
@@ -172,8 +185,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (bytes < 8 * 1024 || bytes % 8 || iters < 1) {
-		fprintf(stderr, "BYTES must be a multiple of 8, >= 8192; ITERATIONS >= 1\n");
+	if (bytes < MLTCP_BYTES_PER_ITER_MIN || bytes % 8 || iters < 1) {
+		fprintf(stderr, "BYTES must be a multiple of 8, >= %llu; ITERATIONS >= 1\n",
+			MLTCP_BYTES_PER_ITER_MIN);
 		return 2;
 	}
 	if (read_params(&prm) < 0) {
