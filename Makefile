@@ -12,7 +12,8 @@
 #   make native       the BPF backend's selftests on the running kernel (root; no guest)
 #   make bench-native the native benchmark grid, parity and cost with the BPF backend on
 #                     the running kernel (root; no guest), writes bench/RESULTS-native.md
-#   make deps         install build/bench dependencies (Debian, root)
+#   make deps         install build/bench dependencies (Debian, root) and unpack the
+#                     kernel headers into the bench cache (never installed)
 #   make sparse       build the modules with sparse (C=1)
 #   make install      install modules for KVER, libmltcp, headers and tools (DESTDIR
 #                     honoured)
@@ -21,7 +22,9 @@
 #   make dkms-remove  dkms remove --all and delete /usr/src/mltcp-VERSION
 #
 # KVER is the kernel the modules are built for and the bench boots. By default it is
-# the ABI that Debian's linux-image-amd64 currently points to; on a real host use
+# the ABI that Debian's linux-image-amd64 currently points to. KDIR, its headers, is
+# /usr/src/linux-headers-KVER if that package is installed, else the tree `make deps`
+# unpacked into the bench's cache (scripts/kheaders KVER prints it); on a real host use
 #   make KDIR=/lib/modules/$(uname -r)/build
 
 SHELL := /bin/bash
@@ -30,7 +33,7 @@ $(error the checkout's path "$(CURDIR)" contains white space, which GNU make and
 	cannot build in; move or clone it elsewhere (scripts/vm-run itself works there))
 endif
 KVER ?= $(shell scripts/default-kver 2>/dev/null)
-KDIR ?= /usr/src/linux-headers-$(KVER)
+KDIR ?= $(shell scripts/kheaders $(KVER) 2>/dev/null)
 # Where the modules are built: by default in the checkout (M=$PWD, so the *.ko files sit
 # next to the sources, where scripts/vm-run takes them from). Any other directory gets
 # symbolic links to the sources, so that one checkout builds for several kernels side
@@ -46,7 +49,7 @@ VM_TIMEOUT ?= 1800
 # before `make deps` could tell the version, and scripts/check.sh works it out again.
 export BUILD
 
-.PHONY: all kobj modules userspace unit check deps deps-check sparse install clean demo bench bpf native
+.PHONY: all kdir kobj modules userspace unit check deps deps-check sparse install clean demo bench bpf native
 .PHONY: bench-native bench-ddp bench-ddp-pinned
 .PHONY: dkms-src dkms-install dkms-remove
 
@@ -68,7 +71,12 @@ deps-check:
 # Sources only: the *.mod.c files Kbuild generates next to them belong to one kernel.
 KSRC := Kbuild VERSION $(filter-out %.mod.c,$(wildcard *.c *.h)) include
 
-kobj:
+# Kbuild alone would only say "No such file or directory".
+kdir:
+	@test -f "$(KDIR)/Makefile" || { echo "no kernel headers for KVER=$(KVER) at KDIR=$(KDIR):" \
+		"run 'make deps KVER=$(KVER)' as root, or set KDIR=" >&2; exit 1; }
+
+kobj: kdir
 ifneq ($(abspath $(KOBJ)),$(CURDIR))
 	@mkdir -p $(KOBJ)
 	@for f in $(KSRC); do ln -sfn $(CURDIR)/$$f $(KOBJ)/$$f; done
@@ -99,9 +107,9 @@ unit: userspace
 	$(MAKE) -C tests/unit BUILD=$(BUILD) run
 	$(MAKE) -C userspace BUILD=$(BUILD) test
 
-# The whole test run. Each stage prints TAP; scripts/tap-summary adds them up and
-# prints the closing "N passed, N failed" line.
-check: deps-check
+# The whole test run, scripts/deps.sh first. Each stage prints TAP; scripts/tap-summary
+# adds them up and prints the closing "N passed, N failed" line.
+check:
 	@mkdir -p $(BUILD)
 	@scripts/check.sh
 

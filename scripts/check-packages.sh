@@ -10,7 +10,9 @@
 #     why the overridden ones are fine); the output goes to $BUILD/packages/lintian.txt,
 #  3. installs them on this machine with dpkg -i: mltcp-dkms's postinst runs DKMS for
 #     the kernels in /lib/modules, and must not fail for a running kernel without
-#     headers; DKMS then builds and installs mltcp for each KVER (dkms install -k),
+#     headers; DKMS then builds and installs mltcp for each KVER (dkms install -k,
+#     --kernelsourcedir: the headers scripts/deps.sh unpacked, or the installed ones;
+#     a /lib/modules/KVER it needs to install into is made, and removed at the end),
 #  4. checks that the release in VERSION is the one everything carries, and that the
 #     package's DKMS tree is the one `make dkms-install` makes from the checkout,
 #  5. boots each KVER in the QEMU bench with the modules DKMS installed (and no others of
@@ -113,15 +115,30 @@ result "lintian: no error or warning ($tags info/pedantic/experimental tags, $ov
 
 lap lintian
 # ---- 3. install ---------------------------------------------------------------------
+# DKMS installs only into a kernel's existing /lib/modules/KVER, which the bench
+# kernels, neither image nor headers installed, do not have: the test makes it (before
+# the file lists are taken, so that they compare what the packages and DKMS did) and
+# removes it at the end.
+made=()
+for k in "${kvers[@]}"; do
+	[ -e "/lib/modules/$k" ] && continue
+	mkdir -p "/lib/modules/$k" && made+=("/lib/modules/$k")
+done
+unmake() {
+	[ ${#made[@]} = 0 ] || rm -rf "${made[@]}"
+	made=()
+}
 snapshot() { find "${watched[@]}" -xdev 2>/dev/null | LC_ALL=C sort; }
 snapshot >"$out/files-before.txt"
 installed=1
 cleanup() {
-	[ $installed = 1 ] || return 0
-	installed=0
-	dpkg -P "${pkgs[@]}" >>"$out/purge.log" 2>&1
-	dkms status -m mltcp 2>/dev/null | grep -q . &&
-		dkms remove -m mltcp -v "$version" --all >>"$out/purge.log" 2>&1
+	if [ $installed = 1 ]; then
+		installed=0
+		dpkg -P "${pkgs[@]}" >>"$out/purge.log" 2>&1
+		dkms status -m mltcp 2>/dev/null | grep -q . &&
+			dkms remove -m mltcp -v "$version" --all >>"$out/purge.log" 2>&1
+	fi
+	unmake
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -137,7 +154,8 @@ for k in "${kvers[@]}"; do
 	how=postinst
 	if ! dkms status -m mltcp -v "$version" -k "$k" 2>/dev/null | grep -q ': installed'; then
 		how="dkms install -k $k"
-		dkms install -m mltcp -v "$version" -k "$k" >>"$out/dkms-$k.log" 2>&1
+		dkms install -m mltcp -v "$version" -k "$k" \
+			--kernelsourcedir "$(scripts/kheaders "$k")" >>"$out/dkms-$k.log" 2>&1
 	fi
 	dir=/lib/modules/$k/updates/dkms
 	fail=0
@@ -217,15 +235,17 @@ result "dpkg -P purges the packages; mltcp-dkms's prerm removes mltcp from DKMS 
 snapshot >"$out/files-after.txt"
 # Two kinds of new files are not the packages' and are the test's to remove, as it
 # caused them: depmod's index files (modules.dep, ...) of a kernel whose image is not
-# installed (the bench kernels: only their headers are), which exist only because DKMS
-# installed into that tree; and the module signing key DKMS makes on its first build
-# (/var/lib/dkms/mok.*), which on a real host stays for every DKMS module and Secure
-# Boot enrolment. Anything else is a leftover.
+# installed (the bench kernels), which exist only because DKMS installed into that
+# tree; and the module signing key DKMS makes on its first build (/var/lib/dkms/mok.*),
+# which on a real host stays for every DKMS module and Secure Boot enrolment. Anything
+# else is a leftover.
 LC_ALL=C comm -13 "$out/files-before.txt" "$out/files-after.txt" >"$out/files-new.txt"
 : >"$out/files-ours.txt"
 for d in /usr/lib/modules/*; do
 	[ -e "$d/kernel" ] && continue
-	grep -E "^$d/modules\.[a-z.]+\$" "$out/files-new.txt" >>"$out/files-ours.txt"
+	# $d literally: a release such as 6.12.117+deb12-amd64 is no regular expression.
+	awk -v d="$d/" 'index($0, d) == 1 && substr($0, length(d) + 1) ~ /^modules\.[a-z.]+$/' \
+		"$out/files-new.txt" >>"$out/files-ours.txt"
 done
 grep -Ex '/var/lib/dkms/mok\.(key|pub)' "$out/files-new.txt" >>"$out/files-ours.txt"
 if [ -s "$out/files-ours.txt" ]; then

@@ -1,11 +1,14 @@
 #!/bin/bash
-# The body of `make check`: build everything, run the unit tests on the host, test the
-# bench's own failure paths, then, for each kernel, build the modules in a directory of
-# their own ($BUILD/kmod/KVER), check them with sparse and run every selftest inside a
-# QEMU guest booting that kernel. Each stage prints TAP (a guest's lines carry its
-# kernel series, e.g. "ok - [6.12] test_10 ..."); the run ends with scripts/tap-summary's
-# "N passed, N failed" line and exits non-zero if anything failed. The whole log is kept
-# in $BUILD/check.log, the time each kernel's stages took in $BUILD/check-times.txt.
+# The body of `make check`: install the dependencies (scripts/deps.sh: apt packages; the
+# kernels' headers and images are unpacked into a cache, never installed), build
+# everything, run the unit tests on the host, test the bench's own failure paths, then,
+# for each kernel, build the modules in a directory of their own ($BUILD/kmod/KVER),
+# check them with sparse and run every selftest inside a QEMU guest booting that
+# kernel; the machine's kernel packages must end as they started. Each stage prints TAP
+# (a guest's lines carry its kernel series, e.g. "ok - [6.12] test_10 ..."); the run
+# ends with scripts/tap-summary's "N passed, N failed" line and exits non-zero if
+# anything failed. The whole log is kept in $BUILD/check.log, the time each kernel's
+# stages took in $BUILD/check-times.txt.
 #
 # Kernels: KVER (one release) if set, else KVERS (releases or series such as 6.12),
 # else scripts/default-kver --all (Debian 12's 6.1 and 6.12).
@@ -18,6 +21,56 @@ log=$BUILD/check.log
 times=$BUILD/check-times.txt
 : >"$log"
 : >"$times"
+
+say() { echo "$*" | tee -a "$log"; }
+# stage DESC CMD...: runs CMD with its output in the log (and on the console when
+# it fails), then one TAP line for the stage. "warning:" in a build's output fails it
+# (not with warn_ok=1: apt and dpkg warn about things that are no build's fault).
+stage() {
+	local desc=$1 out rc
+	shift
+	out=$(mktemp)
+	"$@" >"$out" 2>&1
+	rc=$?
+	cat "$out" >>"$log"
+	if [ $rc = 0 ] && [ "${warn_ok:-0}" = 0 ] && grep -q 'warning:' "$out"; then
+		grep 'warning:' "$out" | head -n 20
+		rc=1
+	fi
+	if [ $rc = 0 ]; then
+		say "ok - $desc"
+	else
+		tail -n 40 "$out" | sed 's/^/# /'
+		say "not ok - $desc (exit $rc)"
+	fi
+	rm -f "$out"
+	return $rc
+}
+# kernels_unchanged SINCE: one TAP line, whether the machine's kernel image and
+# headers packages are those it had before SINCE.
+kernel_pkgs=$(scripts/deps.sh --kernel-packages)
+kernels_unchanged() {
+	local now desc n=none
+	now=$(scripts/deps.sh --kernel-packages)
+	[ -n "$now" ] && n=$(wc -l <<<"$now")
+	desc="the machine's linux-image-* and linux-headers-* packages are those it had before $1"
+	if [ "$now" = "$kernel_pkgs" ]; then
+		say "ok - [deps] $desc ($n installed)"
+		return 0
+	fi
+	diff <(echo "$kernel_pkgs") <(echo "$now") | sed -n '/^[<>] ./s/^/# /p' | tee -a "$log"
+	say "not ok - [deps] $desc: a test must not change what the machine boots"
+	return 1
+}
+
+say "# ===== dependencies: scripts/deps.sh (apt packages; kernel headers unpacked into the cache)"
+# shellcheck disable=SC2086
+warn_ok=1 stage "[deps] scripts/deps.sh installs the packages and unpacks the kernels' headers" \
+	scripts/deps.sh --install ${KVER:-${KVERS:-}}
+deps=$?
+kernels_unchanged scripts/deps.sh || deps=1
+# Nothing after this works without them.
+[ $deps = 0 ] || { scripts/tap-summary "$log"; exit 1; }
 
 kvers=()
 for k in ${KVER:-${KVERS:-$(scripts/default-kver --all)}}; do
@@ -35,29 +88,6 @@ if [ ${#kvers[@]} -gt 1 ] && [ -n "${KDIR:-}" ]; then
 	unset KDIR
 fi
 
-say() { echo "$*" | tee -a "$log"; }
-# stage DESC CMD...: runs CMD with its output in the log (and on the console when
-# it fails), then one TAP line for the stage. "warning:" in a build's output fails it.
-stage() {
-	local desc=$1 out rc
-	shift
-	out=$(mktemp)
-	"$@" >"$out" 2>&1
-	rc=$?
-	cat "$out" >>"$log"
-	if [ $rc = 0 ] && grep -q 'warning:' "$out"; then
-		grep 'warning:' "$out" | head -n 20
-		rc=1
-	fi
-	if [ $rc = 0 ]; then
-		say "ok - $desc"
-	else
-		tail -n 40 "$out" | sed 's/^/# /'
-		say "not ok - $desc (exit $rc)"
-	fi
-	rm -f "$out"
-	return $rc
-}
 # stream CMD...: runs CMD, showing and logging its TAP as it comes.
 stream() {
 	"$@" 2>&1 | tee -a "$log"
@@ -74,6 +104,8 @@ say "# ===== unit tests (cmocka, host)"
 stream make --no-print-directory -s -k unit || say "not ok - unit tests exited non-zero"
 say "# ===== the DDP benchmark's report and grid checks (recorded results, host)"
 stream scripts/test-bench-reports.sh || true
+say "# ===== scripts/deps.sh refuses kernel packages (stand-in apt and dpkg, host)"
+stream scripts/test-deps.sh || true
 say "# ===== native: the BPF backend on this machine's kernel, $(uname -r) (no guest)"
 start=$(date +%s)
 selftests/native/run.sh 2>&1 |
@@ -87,7 +119,7 @@ kernel_stages() {
 	local kver=$1 s kobj kdir built=0 rc start
 	s=$(series "$kver")
 	kobj=$BUILD/kmod/$kver
-	kdir=${KDIR:-/usr/src/linux-headers-$kver}
+	kdir=${KDIR:-$(scripts/kheaders "$kver")}
 	say "# ===== kernel $kver (KDIR=$kdir, modules built in $kobj)"
 	start=$(date +%s)
 	stage "[$s] modules build without warnings (W=1) against $kver" \
@@ -120,6 +152,7 @@ stream scripts/check-packages.sh "${kvers[@]}"
 rc=$?
 [ $rc != 0 ] && [ $rc != 1 ] && say "not ok - [pkg] scripts/check-packages.sh: exit status $rc"
 echo "packages $(($(date +%s) - start))s" >>"$times"
+kernels_unchanged "make check"
 echo
 say "# time per kernel: $(tr '\n' ';' <"$times" | sed 's/;$//; s/;/; /g')"
 scripts/tap-summary "$log"

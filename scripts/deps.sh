@@ -1,15 +1,21 @@
 #!/bin/bash
 # Installs (or, with --check, only lists) the Debian packages the MLTCP build and the
-# QEMU bench need. Idempotent: packages already installed are left alone.
+# QEMU bench need, and unpacks the kernel headers the modules are built against.
+# Idempotent: packages already installed and headers already unpacked are left alone.
 #
 #   scripts/deps.sh [--install|--check] [KVER...]
+#   scripts/deps.sh --kernel-packages    the linux-image-* and linux-headers-* packages
+#                                        dpkg has (name, version, state), one a line
 #
-# Each KVER (a release like 6.12.117+deb12-amd64, or a series like 6.12) selects a
-# linux-headers package the modules are built against; default: the kernels
-# `make check` tests (scripts/default-kver --all: Debian 12's 6.1 and 6.12). The
-# matching linux-image is not installed by this script: scripts/vm-run downloads and
-# unpacks it into its cache (Debian's 6.12 headers package depends on its image, so
-# apt installs that one too, unused).
+# Each KVER (a release like 6.12.117+deb12-amd64, or a series like 6.12) selects the
+# linux-headers package the modules are built against; default: the kernels `make
+# check` tests (scripts/default-kver --all: Debian 12's 6.1 and 6.12). Neither the
+# headers nor the kernel image are installed: scripts/kheaders downloads and unpacks
+# the headers (and the kbuild packages they need) into $MLTCP_CACHE/KVER/headers,
+# scripts/vm-run the image into $MLTCP_CACHE/KVER/image. apt-get is never let install,
+# upgrade or remove a linux-image-* or linux-headers-* package (Debian's 6.12 headers
+# depend on their image, which would change what the machine boots): an apt-get that
+# would is refused, and the script fails if those packages changed all the same.
 #
 # Where the kernels come from: 6.1 (linux-image-amd64) and 6.12 (linux-image-6.12-amd64)
 # from bookworm and bookworm-security; a KVER that no configured source serves (an
@@ -22,10 +28,17 @@
 # crashes").
 set -euo pipefail
 
+# Kernel image and headers packages dpkg knows in any state but not-installed.
+kernel_pkgs() {
+	dpkg-query -W -f='${Package} ${Version} ${db:Status-Status}\n' 'linux-image-*' \
+		'linux-headers-*' 2>/dev/null | grep -v ' not-installed$' || true
+}
+
 mode=--install
 case "${1:-}" in
 --install | --check) mode=$1; shift ;;
--h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+--kernel-packages) kernel_pkgs; exit 0 ;;
+-h | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 here=$(cd "$(dirname "$0")" && pwd)
 backports=/etc/apt/sources.list.d/mltcp-bookworm-backports.sources
@@ -79,14 +92,53 @@ qemu_ok() {
 	done
 }
 
-missing_list() {
+kernel_before=$(kernel_pkgs)
+# The last word on the machine's kernel packages, however this script ends.
+kernel_unchanged() {
+	local rc=$? now
+	now=$(kernel_pkgs)
+	[ "$now" = "$kernel_before" ] && return $rc
+	echo "deps: FAIL: the machine's kernel packages changed (a test command must not change what it boots):" >&2
+	diff <(echo "$kernel_before") <(echo "$now") | sed -n '/^[<>] ./s/^/deps:   /p' >&2
+	exit 1
+}
+trap kernel_unchanged EXIT
+
+# apt_install ARG...: apt-get install without recommends, refused if apt's plan
+# installs, upgrades or removes a kernel image or headers package.
+apt_install() {
+	local plan kern
+	plan=$(apt-get install -s -q --no-install-recommends "$@" 2>&1) || { echo "$plan" >&2; exit 1; }
+	kern=$(sed -n -E 's/^(Inst|Remv|Purg) (linux-(image|headers)-[^ ]+).*/\1 \2/p' <<<"$plan")
+	if [ -n "$kern" ]; then
+		echo "deps: FAIL: refusing 'apt-get install $*', its plan touches kernel packages:" $kern >&2
+		exit 1
+	fi
+	apt-get install -y -q --no-install-recommends "$@" >&2
+}
+
+# Packages for apt: the list above, QEMU apart, and what each kernel's unpacked headers
+# need (known once they are unpacked).
+missing_pkgs() {
 	local p k
 	for p in "${pkgs[@]}"; do
 		installed "$p" || echo "$p"
 	done
 	for k in "${kvers[@]}"; do
-		installed "linux-headers-$k" || echo "linux-headers-$k"
+		{ "$here/kheaders" --needs "$k" 2>/dev/null || true; } | while read -r p; do
+			installed "$p" || echo "$p"
+		done
 	done
+}
+missing_headers() {
+	local k
+	for k in "${kvers[@]}"; do
+		"$here/kheaders" "$k" >/dev/null 2>&1 || echo "linux-headers-$k"
+	done
+}
+missing_list() {
+	missing_pkgs
+	missing_headers
 	qemu_ok || echo "qemu-system-x86(>=$qemu_min)"
 }
 
@@ -96,7 +148,7 @@ if [ -z "$missing" ] && [ $need_update = 0 ]; then
 fi
 
 if [ "$mode" = --check ] || [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-	echo "deps: missing Debian packages:" $missing >&2
+	echo "deps: missing (Debian packages; linux-headers-* to unpack into the cache):" $missing >&2
 	[ $need_update = 1 ] && echo "deps: cannot tell the kernel versions without 'apt-get update'" >&2
 	[ "$(id -u)" != 0 ] && echo "deps: run 'sudo scripts/deps.sh' (needs root and apt-get)" >&2
 	exit 1
@@ -142,14 +194,16 @@ if ! qemu_ok; then
 	fi
 	[ -e "$backports" ] && qemu_from=(-t bookworm-backports)
 	echo "deps: installing QEMU (>= $qemu_min) ${qemu_from[*]}" >&2
-	apt-get install -y -q --no-install-recommends "${qemu_from[@]}" \
-		qemu-system-x86 qemu-utils >&2
+	apt_install "${qemu_from[@]}" qemu-system-x86 qemu-utils
 fi
-missing=$(missing_list | grep -v '^qemu-system-x86(' || true)
+for k in $(missing_headers | sed 's/^linux-headers-//'); do
+	"$here/kheaders" --fetch "$k" >/dev/null
+done
+missing=$(missing_pkgs)
 if [ -n "$missing" ]; then
 	echo "deps: installing:" $missing >&2
 	# shellcheck disable=SC2086
-	apt-get install -y -q --no-install-recommends $missing >&2
+	apt_install $missing
 fi
 missing=$(missing_list)
 if [ -n "$missing" ]; then
