@@ -7,6 +7,18 @@
 
 ECN_COUNT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/ecn_count.py
 
+# attach_cgroup VAR NAME: creates the cgroup v2 directory NAME-<pid>, detached and
+# removed on exit, and stores its path in VAR. Not for use inside $(...).
+attach_cgroup() {
+	local cg2
+	cg2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[ -n "$cg2" ] || { echo "attach_cgroup: no cgroup v2 hierarchy mounted" >&2; return 1; }
+	mkdir "$cg2/$2-$$" || return 1
+	at_exit "rmdir $cg2/$2-$$"
+	at_exit "$MLTCPCTL detach $cg2/$2-$$"
+	printf -v "$1" '%s' "$cg2/$2-$$"
+}
+
 # ecn_capture_start NS IFACE PORT OUT [SIDE]: counts the ECN codepoints and flags of
 # the TCP packets of PORT on IFACE in NS (ecn_count.py; SIDE: whose data, client or
 # server) until ecn_capture_stop, which writes its line to OUT.

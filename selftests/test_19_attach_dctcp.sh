@@ -21,12 +21,7 @@ tap_plan 15
 [ -x "$MLTCPCTL" ] || bail "$MLTCPCTL is built (make userspace)"
 ml_modprobe mltcp_dctcp || bail "mltcp_dctcp loads"
 ml_modprobe mltcp_reno || bail "mltcp_reno loads"
-cg2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-[ -n "$cg2" ] || bail "no cgroup v2 hierarchy mounted"
-CG=$cg2/mltcp-attach-$$
-mkdir "$CG" || bail "mkdir $CG"
-at_exit "rmdir $CG"
-at_exit "$MLTCPCTL detach $CG"
+attach_cgroup CG mltcp-attach || bail "a cgroup v2 directory for the test"
 ECN_TMP=$(mktemp -d)
 at_exit "rm -rf $ECN_TMP"
 dumbbell_setup 100 tbf 1 || bail "dumbbell topology"

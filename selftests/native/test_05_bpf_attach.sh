@@ -20,12 +20,7 @@
 
 tap_plan 27
 native_preconditions
-cg2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-[ -n "$cg2" ] || bail "no cgroup v2 hierarchy mounted"
-CG=$cg2/mltcp-native-$$
-mkdir "$CG" || bail "mkdir $CG"
-at_exit "rmdir $CG"
-at_exit "$MLTCPCTL detach $CG"
+attach_cgroup CG mltcp-native || bail "a cgroup v2 directory for the test"
 bpf_fresh
 tap_check "mltcpctl bpf load" "$MLTCPCTL" bpf load || tap_done
 dumbbell_setup 500 tbf 1 || bail "dumbbell topology"
