@@ -18,12 +18,12 @@
  *    (noecn_refused, `mltcpctl bpf status`), but keeps ECT on its packets:
  *    the kernel sets ECT after init for an algorithm that needs ECN, and a
  *    struct_ops may write neither the socket's TOS nor its ops.
- *    `mltcpctl attach` never gets there (bpf/mltcp_attach.bpf.c).  Neither
- *    does an application's setsockopt(): init runs outside BPF there, at
- *    once in SYN_SENT or later at the establishment;
- *    when the peer refuses ECN in its SYN-ACK after init ran (congestion
- *    control set in SYN_SENT), the socket stays on mltcp_dctcp and acts as
- *    Reno (no ECN reaction), but keeps ECT on its packets;
+ *    `mltcpctl attach` never gets there (bpf/mltcp_attach.bpf.c), nor
+ *    does an application's setsockopt(), whose init runs outside BPF.
+ *    When the peer refuses ECN in its SYN-ACK after init ran (congestion
+ *    control set in SYN_SENT after a SYN that asked for ECN), the socket
+ *    stays on mltcp_dctcp and acts as Reno (no ECN reaction), but keeps
+ *    ECT on its packets;
  *  - get_info (ss's DCTCP line) is not available to BPF on 6.1;
  *  - shift_g and alpha_on_init are fixed at their defaults (4, 1024).
  */
@@ -68,7 +68,6 @@ void BPF_PROG(mltcp_dctcp_init, struct sock *sk)
 	struct bpf_dctcp *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	int state = sk->__sk_common.skc_state;
-
 	bool noecn = false;
 
 	if (!dctcp_ecn_ok(tp) && state != TCP_CLOSE && state != TCP_LISTEN) {
