@@ -66,15 +66,16 @@ cg_server() {
 	printf -v "$1" '%s' "$_cg_port"
 }
 
-# cg_flow NAME PORT SENDER CG: an iperf3 transfer of IPERF_TIME s (default 2) from
-# NS_S[0] to the server on PORT, sent by SENDER (client, or server: iperf3 -R); the
-# client runs in the cgroup CG (none when ""). The capture at NS_R[0]'s eth0 goes to
-# $ECN_TMP/NAME.cap, with the data of the SYN's direction (client) or of the SYN-ACK's
-# (server: ecn_count.py counts the packets from PORT then); ss -tin of the sending
-# side, sampled while it sends, to NAME.ss.
+# cg_flow NAME PORT SENDER CG: an iperf3 transfer of IPERF_TIME s (default 3) at 50
+# Mbit/s from NS_S[0] to the server on PORT, sent by SENDER (client, or server: iperf3
+# -R); the client runs in the cgroup CG (none when ""). The capture at NS_R[0]'s eth0
+# goes to $ECN_TMP/NAME.cap, with the data of the SYN's direction (client) or of the
+# SYN-ACK's (server: ecn_count.py counts the packets from PORT then); ss -tin of the
+# sending side, sampled while it sends, to NAME.ss. The rate leaves a guest's CPUs
+# to the capture and to ss.
 cg_flow() {
 	local name=$1 port=$2 sender=$3 cg=$4 out=$ECN_TMP/$1 ns=${NS_S[0]} c i
-	local args=(-c "${RCV_IP4[0]}" -p "$port" -t "${IPERF_TIME:-2}" -J)
+	local args=(-c "${RCV_IP4[0]}" -p "$port" -t "${IPERF_TIME:-3}" -b 50M -J)
 	local filter="( dport = :$port )"
 	if [ "$sender" = server ]; then
 		args+=(-R)
@@ -95,7 +96,7 @@ cg_flow() {
 	ecn_capture_stop
 	grep -v '^ready' "$out.cap.raw" >"$out.cap"
 	diag "$name: $(cat "$out.cap")"
-	diag "$name: ss: $(grep -o 'ecn.*\|mltcp_[a-z]*.*' "$out.ss" | tail -n1 | head -c 300)"
+	diag "$name: ss: $(grep -E 'mltcp_|cubic|reno' "$out.ss" | tail -n1 | head -c 300)"
 }
 
 # ss_all NAME RE: every ss sample of NAME's sending side that shows a congestion control
@@ -103,7 +104,10 @@ cg_flow() {
 ss_all() {
 	local lines
 	lines=$(grep -E 'mltcp_|cubic|reno' "$ECN_TMP/$1.ss")
-	[ -n "$lines" ] && ! grep -qvE "$2" <<<"$lines"
+	[ -n "$lines" ] && ! grep -qvE "$2" <<<"$lines" && return 0
+	diag "$1: $(grep -c . "$ECN_TMP/$1.ss") lines of ss -tin, those not matching '$2':"
+	grep -vE "$2" "$ECN_TMP/$1.ss" | head -n 4 | cut -c1-400 | diag_stream
+	return 1
 }
 
 # attach_dctcp_checks CG FALLBACK_RE DCTCP_RE: the TAP checks of `mltcpctl attach CG
@@ -126,8 +130,8 @@ attach_dctcp_checks() {
 	e=$(cap_val "$f" syn)
 	[ "$e" -ge 1 ] && [ "$(cap_val "$f" syn_ecn)" = "$e" ] &&
 		[ "$(cap_val "$f" synack_ece)" = "$(cap_val "$f" synack)" ]
-	tap_result "ECN peer: the client's SYNs ask for ECN, the SYN-ACKs accept ($(cat "$f"))" $?
-	[ "$(cap_val "$f" data_ect)" -gt 100 ] && [ "$(cap_val "$f" data_notect)" = 0 ]
+	tap_result "ECN peer: the client's SYNs ask for ECN, the SYN-ACKs accept" $?
+	[ "$(cap_val "$f" data_ect)" -gt 20 ] && [ "$(cap_val "$f" data_notect)" = 0 ]
 	tap_result "ECN peer: the client's data carries ECT" $?
 	ss_all active_ecn "mltcp_dctcp.*$dctcp_re"
 	tap_result "ECN peer: the client runs mltcp_dctcp${dctcp_re:+ ($dctcp_re)} (ss -ti)" $?
@@ -139,9 +143,9 @@ attach_dctcp_checks() {
 	e=$(cap_val "$f" syn)
 	[ "$e" -ge 1 ] && [ "$(cap_val "$f" syn_ecn)" = "$e" ] &&
 		[ "$(cap_val "$f" synack)" -ge 1 ] && [ "$(cap_val "$f" synack_ece)" = 0 ]
-	tap_result "peer without ECN: the SYNs ask for ECN, the SYN-ACKs refuse ($(cat "$f"))" $?
+	tap_result "peer without ECN: the SYNs ask for ECN, the SYN-ACKs refuse" $?
 	[ "$(cap_val "$f" ect)" = 0 ] && [ "$(cap_val "$f" data_ce)" = 0 ] &&
-		[ "$(cap_val "$f" data_notect)" -gt 100 ]
+		[ "$(cap_val "$f" data_notect)" -gt 20 ]
 	tap_result "peer without ECN: no packet after the SYN is ECT" $?
 	ss_all active_noecn "$fallback_re"
 	tap_result "peer without ECN: the client runs DCTCP's no-ECN fallback ($fallback_re)" $?
@@ -153,8 +157,8 @@ attach_dctcp_checks() {
 	f=$ECN_TMP/listen_ecn.cap
 	[ "$(cap_val "$f" synack)" -ge 1 ] &&
 		[ "$(cap_val "$f" synack_ece)" = "$(cap_val "$f" synack)" ] &&
-		[ "$(cap_val "$f" data_ect)" -gt 100 ] && [ "$(cap_val "$f" data_notect)" = 0 ]
-	tap_result "listener of the cgroup, client with ECN: ECN accepted, data ECT ($(cat "$f"))" $?
+		[ "$(cap_val "$f" data_ect)" -gt 20 ] && [ "$(cap_val "$f" data_notect)" = 0 ]
+	tap_result "listener of the cgroup, client with ECN: ECN accepted, data ECT" $?
 	ss_all listen_ecn "mltcp_dctcp.*$dctcp_re"
 	tap_result "listener of the cgroup: the accepted connections run mltcp_dctcp" $?
 
@@ -167,24 +171,25 @@ attach_dctcp_checks() {
 	cg_flow est_noecn "$port_off" server ""
 	f=$ECN_TMP/est_noecn.cap
 	[ "$(cap_val "$f" synack_ece)" = 0 ] && [ "$(cap_val "$f" ect)" = 0 ] &&
-		[ "$(cap_val "$f" data_notect)" -gt 100 ] && ss_all est_noecn "mltcp_reno"
-	tap_result "listener from before, client without ECN: mltcp_reno, no ECT ($(cat "$f"))" $?
+		[ "$(cap_val "$f" data_notect)" -gt 20 ] && ss_all est_noecn "mltcp_reno"
+	tap_result "listener from before, client without ECN: mltcp_reno, no ECT" $?
 	in_ns "$S" sysctl -qw net.ipv4.tcp_ecn=1
 	cg_flow est_ecn "$port_on" server ""
 	f=$ECN_TMP/est_ecn.cap
-	[ "$(cap_val "$f" synack_ece)" -ge 1 ] && [ "$(cap_val "$f" data_ect)" -gt 100 ] &&
+	[ "$(cap_val "$f" synack_ece)" -ge 1 ] && [ "$(cap_val "$f" data_ect)" -gt 20 ] &&
 		[ "$(cap_val "$f" data_notect)" = 0 ] && ss_all est_ecn "mltcp_dctcp.*$dctcp_re"
-	tap_result "listener from before, client with ECN: mltcp_dctcp, data ECT ($(cat "$f"))" $?
+	tap_result "listener from before, client with ECN: mltcp_dctcp, data ECT" $?
 	in_ns "$S" sysctl -qw net.ipv4.tcp_ecn=2
 
 	# 5. The programs' counters.
-	local j sw ne rf
+	local j sw ne rf out
 	j=$("$MLTCPCTL" -j attach | jq -c --arg cg "$cg" '.[] | select(.cgroup == $cg)')
 	read -r sw ne rf <<<"$(jq -r '"\(.switched) \(.without_ecn) \(.refused)"' <<<"$j")"
 	diag "mltcpctl attach: $j"
 	[ "${rf:-x}" = 0 ] && [ "${ne:-0}" -ge 2 ] && [ "${sw:-0}" -ge 2 ]
 	tap_result "mltcpctl attach lists the counters: 0 refused, >= 2 without ECN, >= 2 switched" $?
 	out=$("$MLTCPCTL" detach "$cg")
+	diag "detach: $out"
 	[[ $out == *"0 refused"* ]]
-	tap_result "detach reports the counters ($(tail -n1 <<<"$out"))" $?
+	tap_result "detach reports the counters" $?
 }
