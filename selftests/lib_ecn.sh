@@ -83,6 +83,8 @@ cg_flow() {
 		filter="( sport = :$port )"
 	fi
 	ecn_capture_start "${NS_R[0]}" eth0 "$port" "$out.cap.raw" "$sender" || return 1
+	# a guest's first ss can take seconds to load: not while the transfer runs
+	in_ns "$ns" ss -tinH state established "$filter" >/dev/null
 	cg_run "${NS_S[0]}" "$cg" iperf3 "${args[@]}" >"$out.json" 2>&1 &
 	c=$!
 	: >"$out.ss"
