@@ -54,12 +54,18 @@ struct mltcp_bpf_params {
 	__u32 overrun;
 };
 
-/* Counters of one algorithm (the "counters" map) */
+/*
+ * Counters of one algorithm (the "counters" map).  @noecn_refused:
+ * mltcp_dctcp only, connections without ECN whose switch to mltcp_reno the
+ * kernel refused (bpf/mltcp_dctcp.bpf.h); a map of a backend loaded by an
+ * older mltcpctl has no such member.
+ */
 struct mltcp_bpf_counters {
 	__u64 sockets;
 	__u64 sockets_total;
 	__u64 iters_learned;
 	__u64 iters_given;
+	__u64 noecn_refused;
 };
 
 /* mltcp_bpf_sock.ms is a struct mltcp_sock (include/mltcp_core.h), 56 bytes */

@@ -10,9 +10,20 @@
  *    such a socket to mltcp_reno with bpf_setsockopt(TCP_CONGESTION) (the
  *    same F-scaled Reno the module's fallback runs, and TCP clears ECT on
  *    the switch): the socket then shows "mltcp_reno", not "mltcp_dctcp".
+ *    The kernel refuses that switch (EBUSY) when this init runs inside
+ *    another program's bpf_setsockopt(TCP_CONGESTION), which may not nest:
+ *    a BPF program that chose mltcp_dctcp for a connection past its SYN
+ *    without ECN.  The socket then stays on mltcp_dctcp as the Reno
+ *    fallback (no ECN reaction), counted in the counters map
+ *    (noecn_refused, `mltcpctl bpf status`), but keeps ECT on its packets:
+ *    the kernel sets ECT after init for an algorithm that needs ECN, and a
+ *    struct_ops may write neither the socket's TOS nor its ops.
+ *    `mltcpctl attach` never gets there (bpf/mltcp_attach.bpf.c), nor
+ *    does an application's setsockopt(), whose init runs outside BPF.
  *    When the peer refuses ECN in its SYN-ACK after init ran (congestion
- *    control set in SYN_SENT), the socket stays on mltcp_dctcp and acts as
- *    Reno (no ECN reaction), but keeps ECT on its packets;
+ *    control set in SYN_SENT after a SYN that asked for ECN), the socket
+ *    stays on mltcp_dctcp and acts as Reno (no ECN reaction), but keeps
+ *    ECT on its packets;
  *  - get_info (ss's DCTCP line) is not available to BPF on 6.1;
  *  - shift_g and alpha_on_init are fixed at their defaults (4, 1024).
  */
@@ -34,7 +45,7 @@ struct bpf_dctcp {
 	u32 loss_cwnd;
 	u32 prior_rcv_nxt;
 	u8 ce_state;
-	u8 noecn;	/* the peer refused ECN after init: plain Reno */
+	u8 noecn;	/* no ECN after all: plain Reno */
 };
 
 static const char mltcp_dctcp_fallback[TCP_CA_NAME_MAX] = "mltcp_reno";
@@ -57,15 +68,20 @@ void BPF_PROG(mltcp_dctcp_init, struct sock *sk)
 	struct bpf_dctcp *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	int state = sk->__sk_common.skc_state;
+	bool noecn = false;
 
 	if (!dctcp_ecn_ok(tp) && state != TCP_CLOSE && state != TCP_LISTEN) {
 		/* mltcp_reno's init runs inside; nothing else to do here */
-		bpf_setsockopt(sk, SOL_TCP, TCP_CONGESTION, (void *)mltcp_dctcp_fallback,
-			       sizeof(mltcp_dctcp_fallback));
-		return;
+		if (!bpf_setsockopt(sk, SOL_TCP, TCP_CONGESTION, (void *)mltcp_dctcp_fallback,
+				    sizeof(mltcp_dctcp_fallback)))
+			return;
+		/* refused (see the top): the Reno fallback, on mltcp_dctcp */
+		mltcp_count(MLTCP_BPF_DCTCP, MLTCP_CNT_NOECN_REFUSED, 1);
+		noecn = true;
 	}
 	mltcp_bpf_init(sk, MLTCP_BPF_DCTCP);
 	__builtin_memset(ca, 0, sizeof(*ca));
+	ca->noecn = noecn;
 	ca->alpha = DCTCP_ALPHA_ON_INIT;
 	ca->prior_rcv_nxt = tp->rcv_nxt;
 	dctcp_window_start(tp, ca);

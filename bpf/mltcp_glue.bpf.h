@@ -189,8 +189,11 @@ static __always_inline void mltcp_count(u32 algo, int what, s64 delta)
 	case 2:
 		__sync_fetch_and_add(&c->iters_learned, delta);
 		break;
-	default:
+	case 3:
 		__sync_fetch_and_add(&c->iters_given, delta);
+		break;
+	default:
+		__sync_fetch_and_add(&c->noecn_refused, delta);
 		break;
 	}
 }
@@ -199,6 +202,7 @@ static __always_inline void mltcp_count(u32 algo, int what, s64 delta)
 #define MLTCP_CNT_TOTAL		1
 #define MLTCP_CNT_LEARNED	2
 #define MLTCP_CNT_GIVEN		3
+#define MLTCP_CNT_NOECN_REFUSED	4
 
 /**
  * mltcp_apply_hints() - apply the application's new requests to a socket

@@ -3,20 +3,24 @@
 # cgroup gets ALGO on its connections without asking (iperf3 without -C), one outside
 # gets the namespace's default; a second attach and a detach of nothing fail with a
 # reason; bad arguments change nothing; after detach the cgroup gets the default.
+# Then mltcp_dctcp (../lib_ecn.sh), checked on the wire at NS_R[0]'s eth0: the SYNs
+# of the cgroup's clients ask for ECN; with a peer that accepts, the data carries ECT
+# and the connection runs mltcp_dctcp with ECN; with one that refuses, nothing after
+# the SYN is ECT and the connection runs mltcp_reno (the BPF mltcp_dctcp's no-ECN
+# fallback); the cgroup's listeners accept ECN; connections of listeners that
+# listened before the attach get mltcp_dctcp with ECN, mltcp_reno without; no switch
+# was refused (attach's counters, and the BPF mltcp_dctcp's own in bpf status).
 #
-#   NS_S[0] ── NS_RT ══ tbf 500 Mbit/s FIFO (bn0) ══> NS_RR ── NS_R[0]
-#   (iperf3 clients in and out of the test cgroup CG, in NS_S[0])
+#   NS_S[0] ── NS_RT ══ tbf 500 Mbit/s FIFO (bn0) ══> NS_RR ── NS_R[0] (capture: eth0)
+#   (iperf3 clients in and out of the test cgroup CG, in NS_S[0]; iperf3 servers in
+#   and out of CG, in NS_R[0])
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib_native.sh"
+. "$(dirname "$0")/../lib_ecn.sh"
 
-tap_plan 11
+tap_plan 27
 native_preconditions
-cg2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-[ -n "$cg2" ] || bail "no cgroup v2 hierarchy mounted"
-CG=$cg2/mltcp-native-$$
-mkdir "$CG" || bail "mkdir $CG"
-at_exit "rmdir $CG"
-at_exit "$MLTCPCTL detach $CG"
+attach_cgroup CG mltcp-native || bail "a cgroup v2 directory for the test"
 bpf_fresh
 tap_check "mltcpctl bpf load" "$MLTCPCTL" bpf load || tap_done
 dumbbell_setup 500 tbf 1 || bail "dumbbell topology"
@@ -52,4 +56,11 @@ cc=$(cc_of 1)
 tap_result "after detach the cgroup gets the default ($cc)" "$([ "$cc" = reno ]; echo $?)"
 out=$("$MLTCPCTL" detach "$CG" 2>&1)
 tap_result "detaching nothing fails with a reason ($out)" "$([[ $out == *"nothing is attached"* ]]; echo $?)"
+
+ECN_TMP=$(mktemp -d)
+at_exit "rm -rf $ECN_TMP"
+attach_dctcp_checks "$CG" "mltcp_reno" ""
+out=$("$MLTCPCTL" bpf status | grep 'switches to mltcp_reno refused')
+tap_result "the BPF mltcp_dctcp's switches to its fallback were never refused ($out)" \
+	"$([[ $out == *"refused: 0" ]]; echo $?)"
 tap_done

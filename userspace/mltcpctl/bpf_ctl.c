@@ -486,23 +486,46 @@ out:
 	return err ? -1 : 0;
 }
 
+/*
+ * mltcp_dctcp's connections without ECN whose switch to mltcp_reno the kernel
+ * refused (bpf/mltcp_dctcp.bpf.h), 0 when the map has no such counter.
+ */
+static uint64_t noecn_refused;
+
 int mltcpctl_bpf_get_counters(struct mltcpctl_algo **out, size_t *n)
 {
 	struct mltcpctl_algo *algos;
-	struct mltcp_bpf_counters c;
+	struct bpf_map_info info = {};
+	__u32 ilen = sizeof(info);
+	/* room for a map of another mltcpctl's backend, larger or smaller */
+	union {
+		struct mltcp_bpf_counters c;
+		__u64 raw[16];
+	} v;
 	int fd = open_pinned("counters"), err;
 	unsigned int i;
 
 	if (fd < 0)
 		return -1;
+	err = bpf_obj_get_info_by_fd(fd, &info, &ilen) ? errno :
+	      info.value_size > sizeof(v) ? EINVAL : 0;
+	if (err) {
+		close(fd);
+		errno = err;
+		return -1;
+	}
 	algos = calloc(MLTCP_BPF_NALGOS, sizeof(*algos));
 	if (!algos) {
 		close(fd);
 		errno = ENOMEM;
 		return -1;
 	}
+	noecn_refused = 0;
 	for (i = 0; i < MLTCP_BPF_NALGOS; i++) {
-		if (bpf_map_lookup_elem(fd, &i, &c)) {
+		struct mltcp_bpf_counters *c = &v.c;
+
+		memset(&v, 0, sizeof(v));
+		if (bpf_map_lookup_elem(fd, &i, &v)) {
 			err = errno;
 			free(algos);
 			close(fd);
@@ -510,10 +533,12 @@ int mltcpctl_bpf_get_counters(struct mltcpctl_algo **out, size_t *n)
 			return -1;
 		}
 		snprintf(algos[i].name, sizeof(algos[i].name), "%s", algo_names[i]);
-		algos[i].sockets = c.sockets;
-		algos[i].sockets_total = c.sockets_total;
-		algos[i].iters_learned = c.iters_learned;
-		algos[i].iters_given = c.iters_given;
+		algos[i].sockets = c->sockets;
+		algos[i].sockets_total = c->sockets_total;
+		algos[i].iters_learned = c->iters_learned;
+		algos[i].iters_given = c->iters_given;
+		if (info.value_size >= sizeof(*c))
+			noecn_refused += c->noecn_refused;
 	}
 	close(fd);
 	*out = algos;
@@ -545,6 +570,9 @@ int mltcpctl_bpf_status(const struct mltcpctl_out *o)
 	}
 	mltcpctl_print_show(o, &p, algos, n);
 	free(algos);
+	if (!o->json)
+		printf("mltcp_dctcp without ECN, switches to mltcp_reno refused: %llu\n",
+		       (unsigned long long)noecn_refused);
 	for (i = 0; i < MLTCP_BPF_NALGOS; i++)
 		if (!mltcpctl_ca_available(algo_names[i]))
 			return 1;

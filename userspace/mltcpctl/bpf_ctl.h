@@ -21,9 +21,10 @@ int mltcpctl_bpf_load(void);
 int mltcpctl_bpf_unload(void);
 int mltcpctl_bpf_status(const struct mltcpctl_out *o);
 
-/* mltcpctl attach CGROUP ALGO / detach CGROUP (bpf_attach.c) */
+/* mltcpctl attach CGROUP ALGO / detach CGROUP / attach (bpf_attach.c) */
 int mltcpctl_attach(const char *cgroup, const char *algo);
 int mltcpctl_detach(const char *cgroup);
+int mltcpctl_attach_list(const struct mltcpctl_out *o);
 
 /* True when the BPF backend's maps are pinned (it is loaded). */
 int mltcpctl_bpf_loaded(void);

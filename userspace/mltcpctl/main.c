@@ -44,7 +44,10 @@ static const char usage[] =
 "                            /sys/fs/bpf/mltcp; show and set then work on it\n"
 "  attach CGROUP ALGO        every TCP connection made or accepted by the\n"
 "                            processes of a cgroup v2 uses ALGO (mltcp_*;\n"
-"                            either backend), without changing the default\n"
+"                            either backend), without changing the default;\n"
+"                            mltcp_dctcp runs Reno where ECN is not\n"
+"                            negotiated\n"
+"  attach                    the attachments and their counters\n"
 "  detach CGROUP             undo attach (existing connections keep ALGO)\n"
 "  help                      this text\n"
 "\n"
@@ -189,6 +192,8 @@ int main(int argc, char *argv[])
 			ret = mltcpctl_bpf_status(&out);
 		return finish(ret);
 	}
+	if (args.cmd == MLTCPCTL_CMD_ATTACH && !args.cgroup)
+		return finish(mltcpctl_attach_list(&out));
 	if (args.cmd == MLTCPCTL_CMD_ATTACH)
 		return finish(mltcpctl_attach(args.cgroup, args.algo));
 	if (args.cmd == MLTCPCTL_CMD_DETACH)

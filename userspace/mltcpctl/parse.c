@@ -248,6 +248,8 @@ int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *a,
 	if (a->cmd == MLTCPCTL_CMD_ATTACH || a->cmd == MLTCPCTL_CMD_DETACH) {
 		int want = a->cmd == MLTCPCTL_CMD_ATTACH ? 2 : 1;
 
+		if (a->cmd == MLTCPCTL_CMD_ATTACH && !nwords)
+			return 0;	/* list the attachments */
 		if (nwords != want)
 			return fail(err, errlen, a->cmd == MLTCPCTL_CMD_ATTACH ?
 				    "attach: give a cgroup v2 directory and an algorithm" :

@@ -48,7 +48,8 @@ enum mltcpctl_bpf_op {
  * @decrease: 0 or 1, valid when MLTCPCTL_SET_DECREASE
  * @stagger: Q10, valid when MLTCPCTL_SET_STAGGER
  * @bpf_op: enum mltcpctl_bpf_op, for MLTCPCTL_CMD_BPF
- * @cgroup: the cgroup directory of attach/detach (points into argv)
+ * @cgroup: the cgroup directory of attach/detach (points into argv); NULL
+ *	for attach alone (list the attachments)
  * @algo: the algorithm of attach (points into argv)
  */
 struct mltcpctl_args {
