@@ -414,7 +414,8 @@ MLTCP_EXPORT int mltcp_enable(int fd, const char *algo)
 }
 
 /* setsockopt(MLTCP_SOL, @opt) of a value up to @max; EBADF before EINVAL. */
-static int set_opt(int fd, int opt, uint64_t value, uint64_t max, size_t size)
+/* Sets @opt to @value, 0 or in [@min, @max]; the BPF backend's if the module has none. */
+static int set_opt(int fd, int opt, uint64_t value, uint64_t min, uint64_t max, size_t size)
 {
 	uint32_t v32 = (uint32_t)value;
 
@@ -422,7 +423,7 @@ static int set_opt(int fd, int opt, uint64_t value, uint64_t max, size_t size)
 		errno = EBADF;
 		return -1;
 	}
-	if (value > max) {
+	if (value > max || (value && value < min)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -439,11 +440,8 @@ static int set_opt(int fd, int opt, uint64_t value, uint64_t max, size_t size)
 /* A size: 0 (none), or MLTCP_BYTES_PER_ITER_MIN .. MLTCP_BYTES_PER_ITER_MAX */
 static int set_u64(int fd, int opt, uint64_t value)
 {
-	if (value && value < MLTCP_BYTES_PER_ITER_MIN) {
-		errno = EINVAL;
-		return -1;
-	}
-	return set_opt(fd, opt, value, MLTCP_BYTES_PER_ITER_MAX, sizeof(value));
+	return set_opt(fd, opt, value, MLTCP_BYTES_PER_ITER_MIN, MLTCP_BYTES_PER_ITER_MAX,
+		       sizeof(value));
 }
 
 MLTCP_EXPORT int mltcp_set_bytes_per_iter(int fd, uint64_t bytes)
@@ -453,7 +451,7 @@ MLTCP_EXPORT int mltcp_set_bytes_per_iter(int fd, uint64_t bytes)
 
 MLTCP_EXPORT int mltcp_set_tiebreak(int fd, uint32_t q10)
 {
-	return set_opt(fd, MLTCP_SO_TIEBREAK, q10, MLTCP_TIEBREAK_ABI_MAX, sizeof(q10));
+	return set_opt(fd, MLTCP_SO_TIEBREAK, q10, 0, MLTCP_TIEBREAK_ABI_MAX, sizeof(q10));
 }
 
 MLTCP_EXPORT int mltcp_iteration_begin(int fd, uint64_t bytes)

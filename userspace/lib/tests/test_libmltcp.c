@@ -105,16 +105,19 @@ static void test_set_and_begin_args(void **state)
 	assert_int_equal(pipe(p), 0);
 
 	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
-		assert_fails(fns[i](-1, 1000), EBADF);
-		assert_fails(fns[i](closed_fd(), 1000), EBADF);
+		assert_fails(fns[i](-1, 65536), EBADF);
+		assert_fails(fns[i](closed_fd(), 65536), EBADF);
 		assert_fails(fns[i](tcp, MLTCP_BYTES_PER_ITER_MAX + 1), EINVAL);
 		assert_fails(fns[i](tcp, UINT64_MAX), EINVAL);
-		assert_fails(fns[i](udp, 1000), ENOPROTOOPT);
-		assert_fails(fns[i](sv[0], 1000), ENOPROTOOPT);
-		assert_fails(fns[i](p[1], 1000), ENOTSOCK);
+		/* below the floor of an iteration */
+		assert_fails(fns[i](tcp, 1), EINVAL);
+		assert_fails(fns[i](tcp, MLTCP_BYTES_PER_ITER_MIN - 1), EINVAL);
+		assert_fails(fns[i](udp, 65536), ENOPROTOOPT);
+		assert_fails(fns[i](sv[0], 65536), ENOPROTOOPT);
+		assert_fails(fns[i](p[1], 65536), ENOTSOCK);
 	}
 	/* a TCP socket, not on MLTCP (or no module) */
-	assert_fails(mltcp_set_bytes_per_iter(tcp, 1000), tcp_errno);
+	assert_fails(mltcp_set_bytes_per_iter(tcp, 65536), tcp_errno);
 
 	close(tcp);
 	close(udp);
@@ -178,7 +181,8 @@ static void test_job(void **state)
 	assert_fails(mltcp_job_iteration_begin(job, MLTCP_BYTES_PER_ITER_MAX + 1),
 		     EINVAL);
 	/* plain TCP sockets: every socket is tried, the first errno kept */
-	assert_fails(mltcp_job_set_bytes_per_iter(job, 4096), tcp_errno);
+	assert_fails(mltcp_job_set_bytes_per_iter(job, 4096), EINVAL);
+	assert_fails(mltcp_job_set_bytes_per_iter(job, 65536), tcp_errno);
 
 	assert_fails(mltcp_job_remove(job, udp), ENOENT);
 	assert_int_equal(mltcp_job_remove(job, tcp), 0);
@@ -203,7 +207,8 @@ static void test_registry(void **state)
 	assert_int_equal(mltcp_register(tcp), 0);
 	assert_fails(mltcp_register(tcp), EEXIST);
 	assert_fails(mltcp_iteration_begin_all(UINT64_MAX), EINVAL);
-	assert_fails(mltcp_set_bytes_per_iter_all(1), tcp_errno);
+	assert_fails(mltcp_set_bytes_per_iter_all(1), EINVAL);
+	assert_fails(mltcp_set_bytes_per_iter_all(65536), tcp_errno);
 	assert_int_equal(mltcp_unregister(tcp), 0);
 	assert_int_equal(mltcp_iteration_begin_all(0), 0);
 	close(tcp);
