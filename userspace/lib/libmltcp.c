@@ -622,8 +622,7 @@ static int job_apply(struct mltcp_job *job, int (*fn)(int, uint64_t),
 	int first_err = 0;
 	size_t i;
 
-	if (!job || bytes > MLTCP_BYTES_PER_ITER_MAX ||
-	    (bytes && bytes < MLTCP_BYTES_PER_ITER_MIN)) {
+	if (!job || bytes > MLTCP_BYTES_PER_ITER_MAX) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -639,16 +638,26 @@ static int job_apply(struct mltcp_job *job, int (*fn)(int, uint64_t),
 	return 0;
 }
 
+/* A size for every socket of a job: 0, or in the range set_u64() takes. */
+static int job_apply_size(struct mltcp_job *job, int (*fn)(int, uint64_t), uint64_t bytes)
+{
+	if (bytes && bytes < MLTCP_BYTES_PER_ITER_MIN) {
+		errno = EINVAL;
+		return -1;
+	}
+	return job_apply(job, fn, bytes);
+}
+
 MLTCP_EXPORT int mltcp_job_iteration_begin(struct mltcp_job *job,
 					   uint64_t bytes)
 {
-	return job_apply(job, mltcp_iteration_begin, bytes);
+	return job_apply_size(job, mltcp_iteration_begin, bytes);
 }
 
 MLTCP_EXPORT int mltcp_job_set_bytes_per_iter(struct mltcp_job *job,
 					      uint64_t bytes)
 {
-	return job_apply(job, mltcp_set_bytes_per_iter, bytes);
+	return job_apply_size(job, mltcp_set_bytes_per_iter, bytes);
 }
 
 static int set_tiebreak_u64(int fd, uint64_t q10)
