@@ -65,6 +65,7 @@ tap(st.bytes_per_iter == 1 << 20 and st.size_given and st.algo == algo,
     "%s: a size given before connect() reads back (%s)" % (algo, st))
 mltcp.set_tiebreak(s, 0.5)
 mltcp.iteration_begin(s)
+time.sleep(0.05)        # the compute phase: the first send after it earns the iteration F
 s.sendall(b"x" * (1 << 20))
 time.sleep(0.3)
 st = mltcp.get_state(s)
@@ -89,8 +90,10 @@ tap(not st.size_given and not st.bounds_given,
 
 plain = socket.socket()
 plain.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b"reno")
-tap(errno_of(mltcp.set_bytes_per_iter, plain, 4096) == errno.EOPNOTSUPP,
+tap(errno_of(mltcp.set_bytes_per_iter, plain, 65536) == errno.EOPNOTSUPP,
     "%s: a socket on another algorithm: EOPNOTSUPP" % algo)
+tap(errno_of(mltcp.set_bytes_per_iter, s, 4096) == errno.EINVAL,
+    "%s: a size below the 16 KiB floor: EINVAL" % algo)
 tap(errno_of(mltcp.get_state, srv) == errno.ENOTCONN, "%s: a listening socket: ENOTCONN" % algo)
 tap(errno_of(mltcp.iteration_begin, s, (1 << 48) + 1) == errno.EINVAL,
     "%s: a size above 2^48: EINVAL" % algo)

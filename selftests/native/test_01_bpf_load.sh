@@ -46,7 +46,8 @@ tap_result "out-of-range values rejected (exit $rc, $rc2) and nothing changed" \
 # Hostile values written straight into the map: slope 0xffff, intercept 0, mode 99,
 # stagger 0xffffffff, idle_ms 0, hz 7. The BPF side clamps them; a flow must run.
 bpftool map update pinned /sys/fs/bpf/mltcp/params key hex 00 00 00 00 \
-	value hex ff ff 00 00  00 00 00 00  63 00 00 00  ff ff ff ff  05 00 00 00  07 00 00 00
+	value hex ff ff 00 00  00 00 00 00  63 00 00 00  ff ff ff ff  05 00 00 00  07 00 00 00 \
+		  07 00 00 00
 tap_result "a hostile parameter map update is possible for root (the test's premise)" $?
 ml_netns NS lo
 in_ns "$NS" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &

@@ -16,7 +16,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib_native.sh"
 
-tap_plan 36
+tap_plan 39
 native_preconditions
 bpf_fresh
 tap_check "mltcpctl bpf load" "$MLTCPCTL" bpf load || tap_done
