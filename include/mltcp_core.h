@@ -2,6 +2,40 @@
 /*
  * MLTCP core math and per-socket state machine.
  *
+ * The model.  A training job alternates compute and communication; an
+ * iteration is one of each.  MLTCP scales its base algorithm's increase
+ * (and divides its decrease) by F, which grows with how far the socket is
+ * through its iteration's bytes, so that of two jobs whose phases overlap
+ * the one further ahead finishes first; the next iterations' phases drift
+ * apart until they take turns.  Each iteration's communication starts from
+ * the initial window (the restart) and holds it while another job's queue
+ * is there (the yield), so that jobs taking turns stay apart.
+ *
+ * A socket's state within its iterations (enum mltcp_f_state, and the
+ * yield's flag and backoff in mltcp_sock.flags):
+ *
+ *   BASE (F = 1): size unknown or below 16 KiB, or mode off
+ *     |  a size is given, or the learner has recorded three iterations
+ *     v
+ *   ITERATION BOUNDARY: a mark (given), or an idle gap the learner takes
+ *     |                 for an iteration gap (learned)
+ *     v
+ *   UNEARNED (F = 1) - - - - - - - - - - - - - - -+  marked iterations only:
+ *     |  first transmission after an idle gap      : the compute phase earns F
+ *     v                                            :
+ *   RESTART: cwnd = initial window, ssthresh climbs towards min(last cwnd, BDP)
+ *     v
+ *   YIELD: hold the window while RTT samples show another flow's queue
+ *     |   ends at a sample without one (backoff - 1, or + 1 for a learned
+ *     |   drain after a quarter of the gap), or at the bound, the gap / 2^n
+ *     |   from the restart (backoff + 1 if the queue is still there, else - 1)
+ *     v
+ *   RAMP: F = slope * min(1, ratio + tiebreak * stagger) + intercept
+ *     or TOP: F = slope + intercept, at the deepest backoff (takes no turns)
+ *     |  the iteration carried more than overrun * size
+ *     v
+ *   OVERRUN (F = 1) until the next ITERATION BOUNDARY
+ *
  * This header is plain C: it compiles in the kernel (used by mltcp_core.c)
  * and in userspace (unit tests, simulators).  It never touches a socket;
  * the kernel glue reads the tcp_sock counters and passes them in.
