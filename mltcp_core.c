@@ -412,6 +412,15 @@ static u64 mltcp_counter_value(const atomic_long_t *v)
 	return n > 0 ? n : 0;
 }
 
+/**
+ * mltcp_read_counters() - an algorithm's counters, per namespace or host-wide
+ * @net: the namespace, held by the caller; NULL: host-wide
+ * @algo: the algorithm, from the registry
+ * @out: the values, indexed by enum mltcp_counter
+ *
+ * Context: rcu_read_lock() held (the registry walk of the control plane).
+ * Each counter is read on its own: not a snapshot of the four together.
+ */
 void mltcp_read_counters(const struct net *net, const struct mltcp_algo *algo,
 			 u64 out[MLTCP_CNT_NUM])
 {
