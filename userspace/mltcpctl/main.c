@@ -69,6 +69,9 @@ static void report(struct mltcpctl_nl *nl, const char *what)
 	else if (err == EPERM && !strcmp(what, "show --host"))
 		fprintf(stderr,
 			"mltcpctl: show --host: permission denied: host-wide counters need CAP_NET_ADMIN in the initial network namespace (this namespace's: mltcpctl show)\n");
+	else if (err == EINVAL && !strcmp(what, "show --host"))
+		fprintf(stderr,
+			"mltcpctl: show --host: the loaded MLTCP module has no counter scopes (an older one, whose counters are all host-wide): run mltcpctl show\n");
 	else if (*msg)
 		fprintf(stderr, "mltcpctl: %s: %s (%s)\n", what, msg,
 			strerror(err));
