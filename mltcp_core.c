@@ -22,7 +22,8 @@
  *   overrun           the multiple of its size an iteration may carry
  *                     with F > 1, a decimal in [1, 8], or 0 for no bound
  *                     (trusted hosts only; include/mltcp_core.h, "Policy").
- * Counters of each algorithm: /sys/module/mltcp_<algo>/parameters/.
+ * Counters of each algorithm, per network namespace and host-wide: see
+ * "counters" below.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,6 +33,8 @@
 #include <linux/mutex.h>
 #include <linux/rculist.h>
 #include <linux/string.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 
@@ -388,31 +391,149 @@ module_param_cb(mode, &mltcp_mode_ops, NULL, 0644);
 MODULE_PARM_DESC(mode,
 		 "learned (default): learn unless hinted; given: only hinted sockets; off: F = 1");
 
-/* ---- counters as read-only module parameters -------------------------- */
+/* ---- counters ----------------------------------------------------------- */
 
+/*
+ * Each socket is counted twice: in its algorithm's host-wide counters
+ * (struct mltcp_algo.host) and in the counters of the network namespace it
+ * lives in, sock_net(sk).  A namespace's counters are its pernet memory
+ * (net_generic(), mltcp_net_id): one struct mltcp_counters per registry
+ * slot (struct mltcp_algo.slot), allocated zeroed by the netns core when
+ * the namespace is made and freed when it is dismantled.
+ *
+ * Lifetime rule: a socket that holds a reference on its namespace
+ * (sk->sk_net_refcnt, every socket made by a process) keeps the pernet
+ * memory alive from its init to its release, so its events are counted
+ * there.  A kernel socket (sk_net_refcnt == 0) holds none and may outlive
+ * the namespace's pernet exit, so it is counted host-wide only: its events
+ * never touch pernet memory.  The branch is taken on sk->sk_net_refcnt at
+ * each event; a kernel socket given a reference later
+ * (sk_net_refcnt_upgrade()) is given it by its maker right after creation,
+ * before its congestion control starts, so init and release agree (and a
+ * socket count that would go below zero reads as 0).
+ *
+ * Readers of a namespace's counters walk the registry under
+ * rcu_read_lock() and hold the namespace (the requester's socket);
+ * net_generic() itself needs rcu_read_lock() (net->gen may be replaced).
+ */
+struct mltcp_net {
+	struct mltcp_counters algo[MLTCP_ALGO_SLOTS];
+};
+
+static unsigned int mltcp_net_id __read_mostly;
+
+/* No init or exit: the memory comes zeroed and nothing else needs undoing. */
+static struct pernet_operations mltcp_net_ops = {
+	.id	= &mltcp_net_id,
+	.size	= sizeof(struct mltcp_net),
+};
+
+/* Slots of the registered algorithms; under mltcp_algos_lock. */
+static unsigned long mltcp_slots_used;
+
+/* The counters of @algo in @net; rcu_read_lock() held, @net alive. */
+static struct mltcp_counters *mltcp_net_counters(const struct net *net,
+						 const struct mltcp_algo *algo)
+{
+	struct mltcp_net *mn = net_generic(net, mltcp_net_id);
+
+	return &mn->algo[algo->slot];
+}
+
+/**
+ * mltcp_count() - count an event of a socket
+ * @sk: the socket, alive (its init, release or an iteration event)
+ * @algo: its algorithm
+ * @cnt: the counter
+ * @delta: +1, or -1 for MLTCP_CNT_SOCKETS at release
+ *
+ * Host-wide always; in sock_net(@sk) too unless @sk holds no reference on
+ * it (the lifetime rule above).  Not on the ACK path.
+ */
+static void mltcp_count(const struct sock *sk, struct mltcp_algo *algo,
+			enum mltcp_counter cnt, long delta)
+{
+	atomic_long_add(delta, &algo->host.c[cnt]);
+	if (!sk->sk_net_refcnt)
+		return;
+	rcu_read_lock();
+	atomic_long_add(delta, &mltcp_net_counters(sock_net(sk), algo)->c[cnt]);
+	rcu_read_unlock();
+}
+
+/* A counter's value; a socket count seen below zero reads as 0. */
+static u64 mltcp_counter_value(const atomic_long_t *v)
+{
+	long n = atomic_long_read(v);
+
+	return n > 0 ? n : 0;
+}
+
+/**
+ * mltcp_read_counters() - an algorithm's counters, per namespace or host-wide
+ * @net: the namespace, held by the caller; NULL: host-wide
+ * @algo: the algorithm, from the registry
+ * @out: the values, indexed by enum mltcp_counter
+ *
+ * Context: rcu_read_lock() held (the registry walk of the control plane).
+ * Each counter is read on its own: not a snapshot of the four together.
+ */
+void mltcp_read_counters(const struct net *net, const struct mltcp_algo *algo,
+			 u64 out[MLTCP_CNT_NUM])
+{
+	const struct mltcp_counters *c = net ? mltcp_net_counters(net, algo) : &algo->host;
+	int i;
+
+	for (i = 0; i < MLTCP_CNT_NUM; i++)
+		out[i] = mltcp_counter_value(&c->c[i]);
+}
+
+/*
+ * Zero a slot in every namespace before an algorithm takes it: the slot's
+ * previous algorithm (unregistered, so no socket uses it) left its counts
+ * there.  A namespace made meanwhile gets zeroed memory; one being
+ * dismantled is still listed, or its memory is not freed before the grace
+ * period this walk is in ends (cleanup_net() unlists, then waits).
+ */
+static void mltcp_net_clear_slot(unsigned int slot)
+{
+	struct net *net;
+	int i;
+
+	rcu_read_lock();
+	for_each_net_rcu(net) {
+		struct mltcp_net *mn = net_generic(net, mltcp_net_id);
+
+		for (i = 0; i < MLTCP_CNT_NUM; i++)
+			atomic_long_set(&mn->algo[slot].c[i], 0);
+	}
+	rcu_read_unlock();
+}
+
+/* Host-wide counters as read-only, root-only module parameters (include/mltcp.h). */
 static int mltcp_param_set_ro(const char *val, const struct kernel_param *kp)
 {
 	return -EPERM;
 }
 
-#define MLTCP_COUNTER_OPS(field)						\
-static int mltcp_param_get_##field(char *buf, const struct kernel_param *kp) \
+#define MLTCP_COUNTER_OPS(name, cnt)					\
+static int mltcp_param_get_##name(char *buf, const struct kernel_param *kp) \
 {									\
 	const struct mltcp_algo *algo = kp->arg;			\
 									\
-	return scnprintf(buf, PAGE_SIZE, "%ld\n",			\
-			 atomic_long_read(&algo->field));		\
+	return scnprintf(buf, PAGE_SIZE, "%llu\n",			\
+			 mltcp_counter_value(&algo->host.c[cnt]));	\
 }									\
-const struct kernel_param_ops mltcp_param_##field##_ops = {		\
+const struct kernel_param_ops mltcp_param_##name##_ops = {		\
 	.set = mltcp_param_set_ro,					\
-	.get = mltcp_param_get_##field,					\
+	.get = mltcp_param_get_##name,					\
 };									\
-EXPORT_SYMBOL_GPL(mltcp_param_##field##_ops)
+EXPORT_SYMBOL_GPL(mltcp_param_##name##_ops)
 
-MLTCP_COUNTER_OPS(sockets);
-MLTCP_COUNTER_OPS(sockets_total);
-MLTCP_COUNTER_OPS(iters_learned);
-MLTCP_COUNTER_OPS(iters_given);
+MLTCP_COUNTER_OPS(sockets, MLTCP_CNT_SOCKETS);
+MLTCP_COUNTER_OPS(sockets_total, MLTCP_CNT_SOCKETS_TOTAL);
+MLTCP_COUNTER_OPS(iters_learned, MLTCP_CNT_ITERS_LEARNED);
+MLTCP_COUNTER_OPS(iters_given, MLTCP_CNT_ITERS_GIVEN);
 
 /* ---- registry --------------------------------------------------------- */
 
@@ -427,14 +548,24 @@ MLTCP_COUNTER_OPS(iters_given);
  */
 int mltcp_register(struct mltcp_algo *algo)
 {
-	int err;
+	unsigned int slot;
+	int err, i;
 
-	atomic_long_set(&algo->sockets, 0);
-	atomic_long_set(&algo->sockets_total, 0);
-	atomic_long_set(&algo->iters_learned, 0);
-	atomic_long_set(&algo->iters_given, 0);
+	for (i = 0; i < MLTCP_CNT_NUM; i++)
+		atomic_long_set(&algo->host.c[i], 0);
 
 	mutex_lock(&mltcp_algos_lock);
+	slot = find_first_zero_bit(&mltcp_slots_used, MLTCP_ALGO_SLOTS);
+	if (slot >= MLTCP_ALGO_SLOTS) {
+		mutex_unlock(&mltcp_algos_lock);
+		pr_err("%s: no counter slot left (%d MLTCP algorithms at most)\n",
+		       algo->ops.name, MLTCP_ALGO_SLOTS);
+		return -ENOSPC;
+	}
+	__set_bit(slot, &mltcp_slots_used);
+	algo->slot = slot;
+	/* before TCP can give the algorithm a socket */
+	mltcp_net_clear_slot(slot);
 	list_add_tail_rcu(&algo->node, &mltcp_algos);
 	mutex_unlock(&mltcp_algos_lock);
 
@@ -453,6 +584,10 @@ int mltcp_register(struct mltcp_algo *algo)
 		list_del_rcu(&algo->node);
 		mutex_unlock(&mltcp_algos_lock);
 		synchronize_rcu();
+		/* no reader of the list still sees the slot */
+		mutex_lock(&mltcp_algos_lock);
+		__clear_bit(slot, &mltcp_slots_used);
+		mutex_unlock(&mltcp_algos_lock);
 	}
 	return err;
 }
@@ -472,7 +607,11 @@ void mltcp_unregister(struct mltcp_algo *algo)
 	list_del_rcu(&algo->node);
 	mutex_unlock(&mltcp_algos_lock);
 	synchronize_rcu();
-	WARN_ON_ONCE(atomic_long_read(&algo->sockets));
+	WARN_ON_ONCE(atomic_long_read(&algo->host.c[MLTCP_CNT_SOCKETS]));
+	/* readers of the registry are done with the slot: free it */
+	mutex_lock(&mltcp_algos_lock);
+	__clear_bit(algo->slot, &mltcp_slots_used);
+	mutex_unlock(&mltcp_algos_lock);
 }
 EXPORT_SYMBOL_GPL(mltcp_unregister);
 
@@ -551,8 +690,8 @@ void mltcp_ca_init(struct sock *sk)
 
 		if (WARN_ON_ONCE(!algo))
 			return;
-		atomic_long_inc(&algo->sockets);
-		atomic_long_inc(&algo->sockets_total);
+		mltcp_count(sk, algo, MLTCP_CNT_SOCKETS, 1);
+		mltcp_count(sk, algo, MLTCP_CNT_SOCKETS_TOTAL, 1);
 	}
 }
 EXPORT_SYMBOL_GPL(mltcp_ca_init);
@@ -573,7 +712,7 @@ void mltcp_ca_release(struct sock *sk)
 
 		ms->flags &= (u8)~MLTCP_SF_INIT;
 		if (!WARN_ON_ONCE(!algo))
-			atomic_long_dec(&algo->sockets);
+			mltcp_count(sk, algo, MLTCP_CNT_SOCKETS, -1);
 	}
 }
 EXPORT_SYMBOL_GPL(mltcp_ca_release);
@@ -684,7 +823,7 @@ void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		struct mltcp_algo *algo = mltcp_algo_of(sk);
 
 		if (algo)
-			atomic_long_inc(&algo->iters_learned);
+			mltcp_count(sk, algo, MLTCP_CNT_ITERS_LEARNED, 1);
 		mltcp_iteration_done(sk, false);
 	}
 }
@@ -847,7 +986,7 @@ int mltcp_iteration_begin(struct sock *sk, u64 bytes)
 		return -EOPNOTSUPP;
 	if (mltcp_iter_begin(mltcp_sk(sk), tp->bytes_acked,
 			     tp->write_seq - tp->snd_una, bytes) == MLTCP_EV_GIVEN) {
-		atomic_long_inc(&algo->iters_given);
+		mltcp_count(sk, algo, MLTCP_CNT_ITERS_GIVEN, 1);
 		mltcp_iteration_done(sk, true);
 	} else {
 		/* The first mark only starts the clock. */
@@ -919,12 +1058,23 @@ EXPORT_SYMBOL_GPL(mltcp_get_state);
 
 static int __init mltcp_core_init(void)
 {
+	int err;
+
 	BUILD_BUG_ON(sizeof(struct mltcp_sock) != 56);
 	BUILD_BUG_ON(sizeof(struct mltcp_sock) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(MLTCP_SLOPE_MAX > 0xffff || MLTCP_INTERCEPT_MAX > 0xffff);
 	BUILD_BUG_ON(MLTCP_MIN_ITER_BYTES != MLTCP_BYTES_PER_ITER_MIN);
 	BUILD_BUG_ON(MLTCP_MAX_ITER_BYTES != MLTCP_BYTES_PER_ITER_MAX);
-	return mltcp_ctl_init();
+	BUILD_BUG_ON(MLTCP_ALGO_SLOTS > BITS_PER_LONG);
+
+	/* The counters first: the control plane reads them. */
+	err = register_pernet_subsys(&mltcp_net_ops);
+	if (err)
+		return err;
+	err = mltcp_ctl_init();
+	if (err)
+		unregister_pernet_subsys(&mltcp_net_ops);
+	return err;
 }
 
 static void __exit mltcp_core_exit(void)
@@ -932,6 +1082,7 @@ static void __exit mltcp_core_exit(void)
 	/* Algorithm modules depend on us, so they are all gone by now. */
 	WARN_ON_ONCE(!list_empty(&mltcp_algos));
 	mltcp_ctl_exit();
+	unregister_pernet_subsys(&mltcp_net_ops);
 }
 
 module_init(mltcp_core_init);

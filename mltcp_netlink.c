@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * MLTCP generic netlink family "mltcp": global parameters, the MLTCP
- * sockets of a network namespace and per-algorithm counters.  The ABI is
+ * sockets and per-algorithm counters of a network namespace.  The ABI is
  * described in include/uapi/linux/mltcp.h.
  *
  * Locking and lifetimes:
@@ -22,7 +22,11 @@
  *    sockets' memory alive; they are dropped with sock_put().
  *  - The counters dump walks the core's registry under rcu_read_lock();
  *    mltcp_unregister() removes an algorithm with list_del_rcu() and
- *    waits for readers with synchronize_rcu().
+ *    waits for readers with synchronize_rcu().  It reads the counters of
+ *    the namespace of the requester's netlink socket, which holds that
+ *    namespace (and so its pernet memory) for the whole dump; host-wide
+ *    counters only for an administrator of the initial namespace
+ *    (mltcp_nl_counters_start()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -443,8 +447,60 @@ out:
 
 /* ---- counters ------------------------------------------------------------ */
 
+static const struct nla_policy mltcp_get_counters_policy[MLTCP_A_SCOPE + 1] = {
+	[MLTCP_A_SCOPE]		= NLA_POLICY_MAX(NLA_U8, __MLTCP_ABI_SCOPE_MAX),
+};
+
+/* Where a counters dump is, in netlink_callback.args. */
+enum {
+	MLTCP_NL_CNT_NEXT,	/* index in the registry of the next algorithm */
+	MLTCP_NL_CNT_SCOPE,	/* enum mltcp_abi_scope, set by the start callback */
+};
+
+/**
+ * mltcp_nl_counters_start() - check a counters dump's scope
+ * @cb: dump callback; the genetlink core has validated the request
+ *	against mltcp_get_counters_policy (strictly: any other attribute is
+ *	refused with EINVAL)
+ *
+ * The caller's own namespace's counters are anyone's.  Host-wide counters
+ * add up every namespace, so only an administrator of the initial
+ * namespace gets them: a requester whose netlink socket is in init_net,
+ * with CAP_NET_ADMIN in the initial user namespace (netlink_capable(), as
+ * GENL_ADMIN_PERM checks it).  Runs in the requester's context, before
+ * the first message of the dump.
+ *
+ * Return: 0, or -EPERM.  The extack message reaches the requester where
+ * the genetlink core passes its extack to a dump's start (not on 6.1,
+ * where cb->extack is NULL here and NL_SET_ERR_MSG_ATTR() does nothing).
+ */
+static int mltcp_nl_counters_start(struct netlink_callback *cb)
+{
+	struct nlattr *tb[MLTCP_A_SCOPE + 1];
+	u8 scope = MLTCP_ABI_SCOPE_NETNS;
+	int err;
+
+	/* a second parse, version-independent; the first one validated */
+	err = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, MLTCP_A_SCOPE,
+			  mltcp_get_counters_policy, cb->extack);
+	if (err)
+		return err;
+	if (tb[MLTCP_A_SCOPE])
+		scope = nla_get_u8(tb[MLTCP_A_SCOPE]);
+	if (scope == MLTCP_ABI_SCOPE_HOST &&
+	    (!net_eq(sock_net(cb->skb->sk), &init_net) ||
+	     !netlink_capable(cb->skb, CAP_NET_ADMIN))) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, tb[MLTCP_A_SCOPE],
+				    "host-wide counters need CAP_NET_ADMIN in the initial netns");
+		return -EPERM;
+	}
+	cb->args[MLTCP_NL_CNT_SCOPE] = scope;
+	return 0;
+}
+
 static int mltcp_nl_put_algo(struct sk_buff *skb, struct netlink_callback *cb,
-			     const struct mltcp_algo *algo)
+			     const struct mltcp_algo *algo, const u64 cnt[MLTCP_CNT_NUM],
+			     u8 scope)
 {
 	struct nlattr *nest;
 	void *hdr;
@@ -454,23 +510,20 @@ static int mltcp_nl_put_algo(struct sk_buff *skb, struct netlink_callback *cb,
 			  MLTCP_CMD_GET_COUNTERS);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, MLTCP_A_ABI_VERSION, MLTCP_ABI_VERSION))
+	if (nla_put_u32(skb, MLTCP_A_ABI_VERSION, MLTCP_ABI_VERSION) ||
+	    nla_put_u8(skb, MLTCP_A_SCOPE, scope))
 		goto cancel;
 	nest = nla_nest_start(skb, MLTCP_A_ALGO);
 	if (!nest ||
 	    nla_put_string(skb, MLTCP_ALGO_A_NAME, algo->ops.name) ||
 	    nla_put_u64_64bit(skb, MLTCP_ALGO_A_SOCKETS,
-			      atomic_long_read(&algo->sockets),
-			      MLTCP_ALGO_A_PAD) ||
+			      cnt[MLTCP_CNT_SOCKETS], MLTCP_ALGO_A_PAD) ||
 	    nla_put_u64_64bit(skb, MLTCP_ALGO_A_SOCKETS_TOTAL,
-			      atomic_long_read(&algo->sockets_total),
-			      MLTCP_ALGO_A_PAD) ||
+			      cnt[MLTCP_CNT_SOCKETS_TOTAL], MLTCP_ALGO_A_PAD) ||
 	    nla_put_u64_64bit(skb, MLTCP_ALGO_A_ITERS_LEARNED,
-			      atomic_long_read(&algo->iters_learned),
-			      MLTCP_ALGO_A_PAD) ||
+			      cnt[MLTCP_CNT_ITERS_LEARNED], MLTCP_ALGO_A_PAD) ||
 	    nla_put_u64_64bit(skb, MLTCP_ALGO_A_ITERS_GIVEN,
-			      atomic_long_read(&algo->iters_given),
-			      MLTCP_ALGO_A_PAD))
+			      cnt[MLTCP_CNT_ITERS_GIVEN], MLTCP_ALGO_A_PAD))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
@@ -481,24 +534,33 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/*
+ * One message per registered algorithm, with the counters of the
+ * requester's namespace (the namespace of its netlink socket, which holds
+ * it for the dump) or, as mltcp_nl_counters_start() allowed, host-wide.
+ */
 static int mltcp_nl_dump_counters(struct sk_buff *skb,
 				  struct netlink_callback *cb)
 {
+	u8 scope = cb->args[MLTCP_NL_CNT_SCOPE];
+	const struct net *net = scope == MLTCP_ABI_SCOPE_HOST ? NULL : sock_net(skb->sk);
 	const struct mltcp_algo *algo;
+	u64 cnt[MLTCP_CNT_NUM];
 	unsigned long idx = 0;
 	int err = 0;
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(algo, &mltcp_algos, node) {
-		if (idx >= cb->args[0]) {
-			err = mltcp_nl_put_algo(skb, cb, algo);
+		if (idx >= cb->args[MLTCP_NL_CNT_NEXT]) {
+			mltcp_read_counters(net, algo, cnt);
+			err = mltcp_nl_put_algo(skb, cb, algo, cnt, scope);
 			if (err)
 				break;
 		}
 		idx++;
 	}
 	rcu_read_unlock();
-	cb->args[0] = idx;
+	cb->args[MLTCP_NL_CNT_NEXT] = idx;
 	if (err && !skb->len)
 		return err;
 	return skb->len;
@@ -530,7 +592,10 @@ static const struct genl_ops mltcp_genl_ops[] = {
 	},
 	{
 		.cmd	= MLTCP_CMD_GET_COUNTERS,
+		.start	= mltcp_nl_counters_start,
 		.dumpit	= mltcp_nl_dump_counters,
+		.policy	= mltcp_get_counters_policy,
+		.maxattr = ARRAY_SIZE(mltcp_get_counters_policy) - 1,
 	},
 };
 

@@ -12,7 +12,11 @@
  *             Userspace validates what it writes; the BPF side clamps
  *             whatever it reads, so a hostile update cannot do harm.
  *   counters  ARRAY, one struct mltcp_bpf_counters per algorithm
- *             (enum mltcp_bpf_algo), updated atomically.
+ *             (enum mltcp_bpf_algo), updated atomically.  Host-wide:
+ *             every network namespace's sockets, unlike the module's
+ *             counters, which are kept per namespace.  Only root of the
+ *             host reads them: the pins are 0600 in a 0700 directory (and
+ *             a container does not normally see the host's bpffs).
  *   socks     SK_STORAGE of struct mltcp_bpf_sock: the MLTCP state of a
  *             socket (written by BPF only; userspace reads it by socket
  *             fd for MLTCP_SO_INFO's equivalent).

@@ -15,7 +15,11 @@
  *  - hints come from the "hints" sk_storage map that userspace writes
  *    (bpf/mltcp_bpf.h) and are applied at the socket's next event;
  *  - the global parameters are the "params" map, clamped on every read;
- *  - counters are a map, updated with atomic adds;
+ *  - counters are a map, updated with atomic adds, and host-wide: keyed by
+ *    algorithm only, not by network namespace (a per-namespace key, the
+ *    netns cookie, would leave entries behind for every namespace that
+ *    ever ran a flow, as BPF has no hook at namespace exit to free them;
+ *    the map is root's only, bpf/mltcp_bpf.h);
  *  - HZ comes from the loader (params.hz): jiffies are bpf_jiffies64().
  */
 #ifndef _MLTCP_GLUE_BPF_H

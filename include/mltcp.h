@@ -14,6 +14,27 @@
 #include "mltcp_compat.h"
 #include "mltcp_core.h"
 
+/* The counters of an algorithm (enum mltcp_counter indexes struct mltcp_counters.c). */
+enum mltcp_counter {
+	MLTCP_CNT_SOCKETS,	/* sockets using the algorithm now (init ran, release not yet) */
+	MLTCP_CNT_SOCKETS_TOTAL, /* sockets that ever ran init */
+	MLTCP_CNT_ITERS_LEARNED, /* iterations completed by an idle gap */
+	MLTCP_CNT_ITERS_GIVEN,	/* iterations completed by a control-plane mark */
+	MLTCP_CNT_NUM,
+};
+
+/**
+ * struct mltcp_counters - one set of an algorithm's counters
+ * @c: indexed by enum mltcp_counter; atomics, touched on a socket's init,
+ *	release and iteration events only, never per ACK
+ */
+struct mltcp_counters {
+	atomic_long_t c[MLTCP_CNT_NUM];
+};
+
+/* Algorithms registered at once, at most (the per-namespace counter slots). */
+#define MLTCP_ALGO_SLOTS	8
+
 /**
  * struct mltcp_algo - an MLTCP congestion control and its counters
  * @ops: the tcp_congestion_ops registered with TCP
@@ -21,24 +42,23 @@
  *	switched to in its init hook (DCTCP without ECN); not registered with
  *	TCP, same owner, shares the counters
  * @node: entry in the core's registry (RCU list)
- * @sockets: sockets using the algorithm now (init ran, release not yet)
- * @sockets_total: sockets that ever ran init since the module loaded
- * @iters_learned: iterations completed by an idle gap
- * @iters_given: iterations completed by a control-plane mark
+ * @slot: index of the algorithm's counters in each network namespace's
+ *	counters, given by mltcp_register(), < MLTCP_ALGO_SLOTS
+ * @host: host-wide counters: every socket of every network namespace
  *
  * The core finds a socket's algorithm by its icsk_ca_ops (@ops or
- * @alt_ops) in the registry; that is never done per ACK.  The counters
- * are read-only module parameters of the algorithm module, see
- * MLTCP_ALGO_COUNTERS().
+ * @alt_ops) in the registry; that is never done per ACK.  Each socket is
+ * counted in @host and in the counters of its network namespace (see
+ * mltcp_count() for the sockets only @host counts).  The control plane
+ * reads both (MLTCP_CMD_GET_COUNTERS); @host is also the algorithm
+ * module's root-only parameters, see MLTCP_ALGO_COUNTERS().
  */
 struct mltcp_algo {
 	struct tcp_congestion_ops ops;
 	const struct tcp_congestion_ops *alt_ops;
 	struct list_head node;
-	atomic_long_t sockets;
-	atomic_long_t sockets_total;
-	atomic_long_t iters_learned;
-	atomic_long_t iters_given;
+	unsigned int slot;
+	struct mltcp_counters host;
 };
 
 /**
@@ -196,34 +216,37 @@ int mltcp_set_overrun(u32 q10);
 bool mltcp_get_decrease(void);
 void mltcp_set_decrease(bool on);
 
-/* Counters as read-only module parameters of the algorithm module. */
+/* Host-wide counters as root-only module parameters of the algorithm module. */
 extern const struct kernel_param_ops mltcp_param_sockets_ops;
 extern const struct kernel_param_ops mltcp_param_sockets_total_ops;
 extern const struct kernel_param_ops mltcp_param_iters_learned_ops;
 extern const struct kernel_param_ops mltcp_param_iters_given_ops;
 
 /**
- * MLTCP_ALGO_COUNTERS() - expose an algorithm's counters
+ * MLTCP_ALGO_COUNTERS() - expose an algorithm's host-wide counters
  * @algo: the struct mltcp_algo variable
  *
  * Creates /sys/module/<module>/parameters/{sockets,sockets_total,
- * iterations_learned,iterations_given}, read-only.
+ * iterations_learned,iterations_given}, read-only and readable by root
+ * only (0400): they add up every network namespace, so a namespace's own
+ * view is the control plane's (MLTCP_CMD_GET_COUNTERS).
  */
 #define MLTCP_ALGO_COUNTERS(algo)					\
-	module_param_cb(sockets, &mltcp_param_sockets_ops, &(algo), 0444); \
-	MODULE_PARM_DESC(sockets, "Sockets using this algorithm now (read-only)"); \
+	module_param_cb(sockets, &mltcp_param_sockets_ops, &(algo), 0400); \
+	MODULE_PARM_DESC(sockets,					\
+			 "Sockets using this algorithm now, every netns (read-only)"); \
 	module_param_cb(sockets_total, &mltcp_param_sockets_total_ops,	\
-			&(algo), 0444);					\
+			&(algo), 0400);					\
 	MODULE_PARM_DESC(sockets_total,					\
-			 "Sockets that used this algorithm since load (read-only)"); \
+			 "Sockets that used this algorithm since load, every netns (read-only)"); \
 	module_param_cb(iterations_learned, &mltcp_param_iters_learned_ops, \
-			&(algo), 0444);					\
+			&(algo), 0400);					\
 	MODULE_PARM_DESC(iterations_learned,				\
-			 "Iterations ended by an idle gap (read-only)");	\
+			 "Iterations ended by an idle gap, every netns (read-only)"); \
 	module_param_cb(iterations_given, &mltcp_param_iters_given_ops,	\
-			&(algo), 0444);					\
+			&(algo), 0400);					\
 	MODULE_PARM_DESC(iterations_given,				\
-			 "Iterations ended by a control-plane mark (read-only)")
+			 "Iterations ended by a control-plane mark, every netns (read-only)")
 
 /*
  * Control plane (mltcp_sockopt.c, mltcp_netlink.c), registered and
@@ -240,5 +263,14 @@ void mltcp_ctl_exit(void);
  * read-side section (mltcp_unregister() waits with synchronize_rcu()).
  */
 extern struct list_head mltcp_algos;
+
+/*
+ * Counters for the control plane in this module (not exported).
+ * mltcp_read_counters() of @net, or host-wide with @net NULL; call under
+ * rcu_read_lock() with @algo from the registry and @net held by the
+ * caller (the requester's socket holds its namespace).
+ */
+void mltcp_read_counters(const struct net *net, const struct mltcp_algo *algo,
+			 u64 out[MLTCP_CNT_NUM]);
 
 #endif /* _MLTCP_H */

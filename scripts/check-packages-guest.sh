@@ -100,7 +100,8 @@ print(n)' "$port" >"$tmp/sink.out" 2>&1 &
 sink=$!
 at_exit "kill $sink 2>/dev/null"
 wait_port "${NS_R[0]}" "$port" || bail "python sink"
-before=$("$ctl" -j show | jq '.algorithms[] | select(.name == "mltcp_cubic") | .iterations_given')
+# the sender's namespace counts its iterations (show --host would too, as root here)
+before=$(in_ns "${NS_S[0]}" "$ctl" -j show | jq '.algorithms[] | select(.name == "mltcp_cubic") | .iterations_given')
 out=$(in_ns "${NS_S[0]}" env -u MLTCP_LIBRARY -u PYTHONPATH python3 -I -c '
 import socket, sys, time, mltcp
 lib = [l.split()[-1] for l in open("/proc/self/maps") if "libmltcp.so" in l][0]
@@ -127,7 +128,7 @@ tap_result "python3 imports mltcp from python3-mltcp, which loads libmltcp1's li
 	[ "$per_iter" = $((1 << 20)) ] && [ "${iters:-0}" -ge 3 ] &&
 	[ "$(cat "$tmp/sink.out")" = $((4 << 20)) ]
 tap_result "a Python sender on mltcp_cubic gives 1 MiB iterations and marks 4 (state: ${algo:-?}, size/marks given ${size_given:-?}/${bounds_given:-?}, ${per_iter:-?} B, ${iters:-?} done)" $?
-after=$("$ctl" -j show | jq '.algorithms[] | select(.name == "mltcp_cubic") | .iterations_given')
+after=$(in_ns "${NS_S[0]}" "$ctl" -j show | jq '.algorithms[] | select(.name == "mltcp_cubic") | .iterations_given')
 [ -n "$before" ] && [ -n "$after" ] && [ $((after - before)) -ge 3 ]
 tap_result "mltcpctl -j show counts those iterations (iterations_given ${before:-?} -> ${after:-?})" $?
 tap_check "the Python binding reports the module's ABI ($abi) as <linux/mltcp.h> of libmltcp-dev does" \

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The "mltcp" generic netlink family through mltcpctl:
 #  - a clear message when the module is not loaded;
-#  - show (table and JSON) with the parameters and per-algorithm counters;
+#  - show (table and JSON) with the parameters and per-algorithm counters (those of
+#    a namespace in it, all of them with --host: test_39_netns_counters.sh);
 #  - "sockets -j" lists exactly the MLTCP sockets of the caller's namespace (IPv4 and
 #    IPv6, 5-tuple and state matching what the sockets' owner reads with
 #    libmltcp), not the non-MLTCP connections there nor the MLTCP sockets of another
@@ -58,6 +59,7 @@ assert p["abi_version"] == 2 and p["slope_q10"] == 1024 and p["intercept_q10"] =
 assert p["idle_ms"] == 10 and p["mode"] == "learned"
 assert p["decrease"] is True and p["stagger_q10"] == 256 and p["stagger"] == 0.25
 assert {"mltcp_reno", "mltcp_cubic"} <= names, names
+assert p["counters"] == "netns"
 for a in p["algorithms"]:
     assert set(a) == {"name", "sockets", "sockets_total", "iterations_learned", "iterations_given"}
 P
@@ -252,8 +254,11 @@ P
 tap_result "LD_PRELOAD=libmltcp-preload.so: iperf3's connections run mltcp_reno with 3000000 bytes per iteration" $?
 [ -s "$hold_dir/preload.err" ] && diag_stream <"$hold_dir/preload.err"
 
-tap_check "counters: mltcp_reno saw the sockets (sockets_total > 0)" python3 -c '
+tap_check "counters: namespace a's mltcp_reno saw its sockets, the host's all of them" python3 -c '
 import json, sys
-p = json.loads(sys.argv[1])
-assert [a for a in p["algorithms"] if a["name"] == "mltcp_reno" and a["sockets_total"] >= 6]' "$("$CTL" -j show)"
+a, host = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert a["counters"] == "netns" and host["counters"] == "host", (a["counters"], host["counters"])
+assert [x for x in a["algorithms"] if x["name"] == "mltcp_reno" and x["sockets_total"] >= 4], a
+assert [x for x in host["algorithms"] if x["name"] == "mltcp_reno" and x["sockets_total"] >= 6], host
+' "$(in_ns "$NS_A" "$CTL" -j show)" "$("$CTL" -j show --host)"
 tap_done

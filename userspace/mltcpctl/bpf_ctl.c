@@ -568,7 +568,7 @@ int mltcpctl_bpf_status(const struct mltcpctl_out *o)
 			printf("%s: %s\n", algo_names[i],
 			       mltcpctl_ca_available(algo_names[i]) ? "registered" : "NOT registered");
 	}
-	mltcpctl_print_show(o, &p, algos, n);
+	mltcpctl_print_show(o, &p, algos, n, MLTCPCTL_SCOPE_HOST);
 	free(algos);
 	if (!o->json)
 		printf("mltcp_dctcp without ECN, switches to mltcp_reno refused: %llu\n",

@@ -27,7 +27,7 @@ static const char usage[] =
 "\n"
 "Commands (may be abbreviated):\n"
 "  show                      global parameters and per-algorithm counters\n"
-"                            (the default)\n"
+"                            of this network namespace (the default)\n"
 "  set PARAM VALUE ...       change global parameters (needs CAP_NET_ADMIN):\n"
 "        slope N             slope of F = slope * bytes_ratio + intercept,\n"
 "                            a decimal from 0 to 8\n"
@@ -54,6 +54,8 @@ static const char usage[] =
 "Options (before or after the command):\n"
 "  -j, --json                JSON output\n"
 "  -p, --pretty              indented JSON (with -j)\n"
+"  -H, --host                show: host-wide counters, every network\n"
+"                            namespace (CAP_NET_ADMIN in the initial one)\n"
 "  -h, --help                this text\n"
 "  -V, --version             program version\n"
 "\n"
@@ -67,6 +69,12 @@ static void report(struct mltcpctl_nl *nl, const char *what)
 	if (err == EPERM && !strcmp(what, "set"))
 		fprintf(stderr,
 			"mltcpctl: set: permission denied: changing MLTCP parameters needs CAP_NET_ADMIN (run as root)\n");
+	else if (err == EPERM && !strcmp(what, "show --host"))
+		fprintf(stderr,
+			"mltcpctl: show --host: permission denied: host-wide counters need CAP_NET_ADMIN in the initial network namespace (this namespace's: mltcpctl show)\n");
+	else if (err == EINVAL && !strcmp(what, "show --host"))
+		fprintf(stderr,
+			"mltcpctl: show --host: the loaded MLTCP module has no counter scopes (an older one, whose counters are all host-wide): run mltcpctl show\n");
 	else if (*msg)
 		fprintf(stderr, "mltcpctl: %s: %s (%s)\n", what, msg,
 			strerror(err));
@@ -74,21 +82,24 @@ static void report(struct mltcpctl_nl *nl, const char *what)
 		fprintf(stderr, "mltcpctl: %s: %s\n", what, strerror(err));
 }
 
-static int do_show(struct mltcpctl_nl *nl, const struct mltcpctl_out *o)
+static int do_show(struct mltcpctl_nl *nl, const struct mltcpctl_args *args,
+		   const struct mltcpctl_out *o)
 {
+	const char *what = args->host ? "show --host" : "show";
 	struct mltcpctl_params p;
 	struct mltcpctl_algo *algos = NULL;
+	enum mltcpctl_scope scope;
 	size_t n = 0;
 
 	if (mltcpctl_nl_get_params(nl, &p) < 0) {
-		report(nl, "show");
+		report(nl, what);
 		return 1;
 	}
-	if (mltcpctl_nl_get_counters(nl, &algos, &n) < 0) {
-		report(nl, "show");
+	if (mltcpctl_nl_get_counters(nl, args->host, &algos, &n, &scope) < 0) {
+		report(nl, what);
 		return 1;
 	}
-	mltcpctl_print_show(o, &p, algos, n);
+	mltcpctl_print_show(o, &p, algos, n, scope);
 	free(algos);
 	return 0;
 }
@@ -141,7 +152,8 @@ static int do_bpf(const struct mltcpctl_args *args, const struct mltcpctl_out *o
 			report(NULL, "show");
 			return 1;
 		}
-		mltcpctl_print_show(o, &p, algos, n);
+		/* the BPF backend's counters are host-wide (bpf/mltcp_bpf.h) */
+		mltcpctl_print_show(o, &p, algos, n, MLTCPCTL_SCOPE_HOST);
 		free(algos);
 		return 0;
 	}
@@ -230,7 +242,7 @@ int main(int argc, char *argv[])
 		ret = do_sockets(nl, &out);
 		break;
 	default:
-		ret = do_show(nl, &out);
+		ret = do_show(nl, &args, &out);
 		break;
 	}
 	mltcpctl_nl_close(nl);

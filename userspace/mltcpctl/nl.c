@@ -298,6 +298,7 @@ struct vec {
 	void *items;
 	size_t n, cap, size;
 	int err;
+	int scope;	/* MLTCP_A_SCOPE of the counters, -1 while none seen */
 };
 
 static void *vec_push(struct vec *v)
@@ -356,6 +357,13 @@ static int algo_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (!nest)
 		return MNL_CB_OK;
+	/* a module without scopes sends none: its counters are host-wide */
+	v->scope = MLTCP_ABI_SCOPE_HOST;
+	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(attr) == MLTCP_A_SCOPE &&
+		    mnl_attr_validate(attr, MNL_TYPE_U8) == 0)
+			v->scope = mnl_attr_get_u8(attr);
+	}
 	a = vec_push(v);
 	if (!a) {
 		v->err = ENOMEM;
@@ -468,15 +476,18 @@ static int sock_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int dump(struct mltcpctl_nl *nl, uint8_t cmd,
+/* A dump of @cmd; @scope >= 0 adds MLTCP_A_SCOPE to the request. */
+static int dump(struct mltcpctl_nl *nl, uint8_t cmd, int scope,
 		int (*cb)(const struct nlmsghdr *, void *), size_t size,
-		void **out, size_t *n)
+		void **out, size_t *n, struct vec *res)
 {
-	struct vec v = { .size = size };
+	struct vec v = { .size = size, .scope = -1 };
 	struct nlmsghdr *nlh;
 	int err;
 
 	nlh = put_request(nl, nl->family, NLM_F_DUMP, cmd, MLTCP_GENL_VERSION);
+	if (scope >= 0)
+		mnl_attr_put_u8(nlh, MLTCP_A_SCOPE, (uint8_t)scope);
 	if (transact(nl, nlh, cb, &v) < 0) {
 		err = v.err ? v.err : errno;
 		free(v.items);
@@ -485,19 +496,32 @@ static int dump(struct mltcpctl_nl *nl, uint8_t cmd,
 	}
 	*out = v.items;
 	*n = v.n;
+	if (res)
+		*res = v;
 	return 0;
 }
 
-int mltcpctl_nl_get_counters(struct mltcpctl_nl *nl,
-			     struct mltcpctl_algo **out, size_t *n)
+int mltcpctl_nl_get_counters(struct mltcpctl_nl *nl, bool host,
+			     struct mltcpctl_algo **out, size_t *n,
+			     enum mltcpctl_scope *scope)
 {
-	return dump(nl, MLTCP_CMD_GET_COUNTERS, algo_cb, sizeof(**out),
-		    (void **)out, n);
+	struct vec v;
+
+	/* the default scope is not sent: older modules take no attribute */
+	if (dump(nl, MLTCP_CMD_GET_COUNTERS, host ? MLTCP_ABI_SCOPE_HOST : -1, algo_cb,
+		 sizeof(**out), (void **)out, n, &v) < 0)
+		return -1;
+	if (v.scope < 0)
+		*scope = host ? MLTCPCTL_SCOPE_HOST : MLTCPCTL_SCOPE_NETNS;
+	else
+		*scope = v.scope == MLTCP_ABI_SCOPE_HOST ? MLTCPCTL_SCOPE_HOST :
+			 MLTCPCTL_SCOPE_NETNS;
+	return 0;
 }
 
 int mltcpctl_nl_get_sockets(struct mltcpctl_nl *nl,
 			    struct mltcpctl_sock **out, size_t *n)
 {
-	return dump(nl, MLTCP_CMD_GET_SOCKETS, sock_cb, sizeof(**out),
-		    (void **)out, n);
+	return dump(nl, MLTCP_CMD_GET_SOCKETS, -1, sock_cb, sizeof(**out),
+		    (void **)out, n, NULL);
 }

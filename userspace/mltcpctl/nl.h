@@ -5,6 +5,7 @@
 #ifndef MLTCPCTL_NL_H
 #define MLTCPCTL_NL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "output.h"
@@ -25,9 +26,16 @@ const char *mltcpctl_nl_errmsg(const struct mltcpctl_nl *nl);
 int mltcpctl_nl_get_params(struct mltcpctl_nl *nl, struct mltcpctl_params *p);
 int mltcpctl_nl_set_params(struct mltcpctl_nl *nl,
 			   const struct mltcpctl_args *args);
-/* *out is malloc()ed; free() it */
-int mltcpctl_nl_get_counters(struct mltcpctl_nl *nl,
-			     struct mltcpctl_algo **out, size_t *n);
+/*
+ * The counters of the caller's network namespace, or host-wide with
+ * @host (the module refuses that with EPERM unless the caller is in the
+ * initial network namespace with CAP_NET_ADMIN).  *@scope: the scope the
+ * module answered with (a module without scopes answers host-wide; no
+ * algorithm loaded: the scope asked for).  *out is malloc()ed; free() it.
+ */
+int mltcpctl_nl_get_counters(struct mltcpctl_nl *nl, bool host,
+			     struct mltcpctl_algo **out, size_t *n,
+			     enum mltcpctl_scope *scope);
 int mltcpctl_nl_get_sockets(struct mltcpctl_nl *nl,
 			    struct mltcpctl_sock **out, size_t *n);
 

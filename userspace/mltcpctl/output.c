@@ -180,8 +180,10 @@ static void jw_end(struct jw *w)
 
 void mltcpctl_print_show(const struct mltcpctl_out *o,
 			 const struct mltcpctl_params *p,
-			 const struct mltcpctl_algo *algos, size_t nalgos)
+			 const struct mltcpctl_algo *algos, size_t nalgos,
+			 enum mltcpctl_scope scope)
 {
+	bool host = scope == MLTCPCTL_SCOPE_HOST;
 	char b1[24], b2[24];
 	size_t i;
 
@@ -199,6 +201,7 @@ void mltcpctl_print_show(const struct mltcpctl_out *o,
 		jw_bool(&w, "decrease", p->decrease);
 		jw_q10(&w, "stagger", p->stagger);
 		jw_u64(&w, "stagger_q10", p->stagger);
+		jw_string(&w, "counters", host ? "host" : "netns");
 		jw_open(&w, "algorithms", '[');
 		for (i = 0; i < nalgos; i++) {
 			jw_open(&w, NULL, '{');
@@ -225,7 +228,9 @@ void mltcpctl_print_show(const struct mltcpctl_out *o,
 		fprintf(o->f, "no MLTCP congestion control loaded\n");
 		return;
 	}
-	fprintf(o->f, "\n%-16s %10s %14s %14s %14s\n", "Algorithm", "Sockets",
+	fprintf(o->f, "\ncounters of %s\n", host ? "the host (every network namespace)" :
+		"this network namespace");
+	fprintf(o->f, "%-16s %10s %14s %14s %14s\n", "Algorithm", "Sockets",
 		"SocketsTotal", "ItersLearned", "ItersGiven");
 	for (i = 0; i < nalgos; i++)
 		fprintf(o->f, "%-16s %10" PRIu64 " %14" PRIu64 " %14" PRIu64

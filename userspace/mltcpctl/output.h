@@ -24,6 +24,12 @@ struct mltcpctl_params {
 	uint32_t stagger;	/* Q10 */
 };
 
+/* Whose counters mltcpctl show prints */
+enum mltcpctl_scope {
+	MLTCPCTL_SCOPE_NETNS,	/* the caller's network namespace */
+	MLTCPCTL_SCOPE_HOST,	/* every network namespace */
+};
+
 struct mltcpctl_algo {
 	char name[MLTCP_ALGO_NAME_MAX];
 	uint64_t sockets;
@@ -66,10 +72,11 @@ const char *mltcpctl_tcp_state_name(unsigned int state);
 void mltcpctl_format_endpoint(char *buf, size_t len, uint8_t family,
 			      const uint8_t *addr, uint16_t port);
 
-/* mltcpctl show: parameters and per-algorithm counters */
+/* mltcpctl show: parameters and per-algorithm counters of @scope */
 void mltcpctl_print_show(const struct mltcpctl_out *o,
 			 const struct mltcpctl_params *p,
-			 const struct mltcpctl_algo *algos, size_t nalgos);
+			 const struct mltcpctl_algo *algos, size_t nalgos,
+			 enum mltcpctl_scope scope);
 /* mltcpctl sockets */
 void mltcpctl_print_sockets(const struct mltcpctl_out *o,
 			    const struct mltcpctl_sock *socks, size_t nsocks);

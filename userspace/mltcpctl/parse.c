@@ -2,7 +2,7 @@
 /*
  * mltcpctl command-line parsing.
  *
- *	mltcpctl [-j] [-p] [show | sockets | set PARAM VALUE ... | help] [-j] [-p]
+ *	mltcpctl [-j] [-p] [-H] [show | sockets | set PARAM VALUE ... | help] [-j] [-p] [-H]
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -231,6 +231,8 @@ int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *a,
 				a->json = true;
 			else if (!strcmp(w, "-p") || !strcmp(w, "--pretty"))
 				a->pretty = true;
+			else if (!strcmp(w, "-H") || !strcmp(w, "--host"))
+				a->host = true;
 			else
 				return fail(err, errlen, "unknown option '%s' (see --help)", w);
 		} else if (!have_cmd) {
@@ -241,6 +243,8 @@ int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *a,
 			words[nwords++] = argv[i];
 		}
 	}
+	if (a->host && a->cmd != MLTCPCTL_CMD_SHOW)
+		return fail(err, errlen, "-H/--host applies to show only");
 	if (a->cmd == MLTCPCTL_CMD_SET)
 		return parse_set(nwords, words, a, err, errlen);
 	if (a->cmd == MLTCPCTL_CMD_BPF)

@@ -40,6 +40,7 @@ enum mltcpctl_bpf_op {
  * @cmd: command
  * @json: -j: JSON output
  * @pretty: -p: indented JSON
+ * @host: -H: host-wide counters (show) instead of the network namespace's
  * @set_mask: MLTCPCTL_SET_* given to "set"
  * @slope: Q10, valid when MLTCPCTL_SET_SLOPE
  * @intercept: Q10, valid when MLTCPCTL_SET_INTERCEPT
@@ -56,6 +57,7 @@ struct mltcpctl_args {
 	enum mltcpctl_cmd cmd;
 	bool json;
 	bool pretty;
+	bool host;
 	unsigned int set_mask;
 	uint32_t slope;
 	uint32_t intercept;

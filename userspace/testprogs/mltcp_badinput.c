@@ -8,10 +8,12 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libmnl/libmnl.h>
@@ -277,6 +279,15 @@ static void snapshot(char *buf, size_t len)
 	       errname(-_r), errname(-(want)), _m);			\
 } while (0)
 
+/* Is this process in the initial network namespace (that of PID 1)? */
+static bool in_init_netns(void)
+{
+	struct stat self, init;
+
+	return !stat("/proc/self/ns/net", &self) && !stat("/proc/1/ns/net", &init) &&
+	       self.st_dev == init.st_dev && self.st_ino == init.st_ino;
+}
+
 static void netlink_tests(void)
 {
 	struct nlraw *nl = nlraw_open();
@@ -421,6 +432,40 @@ static void netlink_tests(void)
 	nlh = nlraw_req(nl, MLTCP_CMD_GET_COUNTERS, NLM_F_DUMP);
 	r = nlraw_xfer(nl, nlh, NULL, 0, &n);
 	tap_ok(r == 0 && n >= 1, "netlink: GET_COUNTERS dump: %d algorithms (%s)", n, errname(-r));
+
+	nlh = nlraw_req(nl, MLTCP_CMD_GET_COUNTERS, NLM_F_DUMP);
+	mnl_attr_put_u8(nlh, MLTCP_A_SCOPE, MLTCP_ABI_SCOPE_NETNS);
+	r = nlraw_xfer(nl, nlh, NULL, 0, &n);
+	tap_ok(r == 0 && n >= 1, "netlink: GET_COUNTERS dump, scope netns: %d algorithms (%s)",
+	       n, errname(-r));
+
+	nlh = nlraw_req(nl, MLTCP_CMD_GET_COUNTERS, NLM_F_DUMP);
+	mnl_attr_put_u32(nlh, MLTCP_A_SLOPE, 1024);
+	NL_EXPECT(nl, nlh, -EINVAL, "GET_COUNTERS dump with an attribute other than SCOPE");
+
+	nlh = nlraw_req(nl, MLTCP_CMD_GET_COUNTERS, NLM_F_DUMP);
+	mnl_attr_put_u32(nlh, MLTCP_A_SCOPE, MLTCP_ABI_SCOPE_HOST);
+	NL_EXPECT(nl, nlh, -EINVAL, "GET_COUNTERS scope as u32 (wrong length)");
+
+	nlh = nlraw_req(nl, MLTCP_CMD_GET_COUNTERS, NLM_F_DUMP);
+	mnl_attr_put_u8(nlh, MLTCP_A_SCOPE, __MLTCP_ABI_SCOPE_MAX + 1);
+	NL_EXPECT(nl, nlh, -ERANGE, "GET_COUNTERS unknown scope");
+
+	/* host-wide: only in the initial network namespace (root here) */
+	nlh = nlraw_req(nl, MLTCP_CMD_GET_COUNTERS, NLM_F_DUMP);
+	mnl_attr_put_u8(nlh, MLTCP_A_SCOPE, MLTCP_ABI_SCOPE_HOST);
+	if (in_init_netns()) {
+		r = nlraw_xfer(nl, nlh, NULL, 0, &n);
+		tap_ok(r == 0 && n >= 1, "netlink: GET_COUNTERS host scope in the initial netns: %d (%s)",
+		       n, errname(-r));
+	} else {
+		char m[160];
+
+		/* no extack message where the kernel gives a dump's start none (6.1) */
+		r = nlraw_xfer(nl, nlh, m, sizeof(m), NULL);
+		tap_ok(r == -EPERM, "netlink: GET_COUNTERS host scope from another netns: %s (want EPERM), extack \"%s\"",
+		       errname(-r), m);
+	}
 
 	snapshot(after, sizeof(after));
 	tap_ok(!strcmp(before, after), "netlink: parameters unchanged by rejected requests: %s", after);

@@ -57,6 +57,15 @@
  * extended ACK message.  MLTCP_CMD_SET_PARAMS requires CAP_NET_ADMIN in
  * the initial user namespace (the parameters are global, not per network
  * namespace): EPERM otherwise, and then nothing changes.
+ *
+ * Network namespaces: the family answers in every network namespace.  The
+ * parameters are global; the sockets and counters a caller gets are those
+ * of the network namespace of its netlink socket, unless an administrator
+ * of the initial namespace asks for host-wide counters (MLTCP_A_SCOPE).
+ * The counters' scope is told by MLTCP_A_SCOPE in each reply rather than
+ * by a new MLTCP_ABI_VERSION: a MLTCP_CMD_GET_COUNTERS reply without it
+ * comes from an older module, whose counters are host-wide, and such a
+ * module refuses a request carrying MLTCP_A_SCOPE with EINVAL.
  */
 #ifndef _UAPI_LINUX_MLTCP_H
 #define _UAPI_LINUX_MLTCP_H
@@ -234,9 +243,21 @@ struct mltcp_info {
  *	socket in the caller's network namespace, each with ABI_VERSION and
  *	one MLTCP_A_SOCK nest.  Like any dump it is not an atomic snapshot:
  *	sockets opened or closed during the dump may or may not appear.
- * MLTCP_CMD_GET_COUNTERS (dump): no attributes.  One message per loaded
- *	MLTCP congestion control, each with ABI_VERSION and one MLTCP_A_ALGO
- *	nest.
+ * MLTCP_CMD_GET_COUNTERS (dump): optional SCOPE, no other attribute.
+ *	One message per loaded MLTCP congestion control, each with
+ *	ABI_VERSION, SCOPE and one MLTCP_A_ALGO nest.  Without SCOPE, or
+ *	with MLTCP_ABI_SCOPE_NETNS, the counters are those of the caller's
+ *	network namespace: its own sockets and iterations only, zero for a
+ *	namespace that never ran the algorithm.  Sockets made by the kernel
+ *	itself (sk_net_refcnt 0, e.g. a kernel service's connections) are
+ *	counted host-wide only.  MLTCP_ABI_SCOPE_HOST gives the host-wide
+ *	totals, every namespace and kernel socket included, to a caller
+ *	whose netlink socket is in the initial network namespace and that
+ *	has CAP_NET_ADMIN in the initial user namespace; anyone else gets
+ *	EPERM, as the dump's start fails, before any message.  The same
+ *	host-wide totals are the algorithm modules' parameters
+ *	/sys/module/<algo>/parameters/{sockets,sockets_total,
+ *	iterations_learned,iterations_given}, readable by root only (0400).
  */
 enum mltcp_cmd {
 	MLTCP_CMD_UNSPEC,
@@ -247,6 +268,15 @@ enum mltcp_cmd {
 	__MLTCP_CMD_MAX,
 };
 #define MLTCP_CMD_MAX (__MLTCP_CMD_MAX - 1)
+
+/* Scope of the counters (MLTCP_A_SCOPE) */
+enum mltcp_abi_scope {
+	/* the caller's network namespace (the default) */
+	MLTCP_ABI_SCOPE_NETNS = 0,
+	/* every network namespace: CAP_NET_ADMIN in the initial namespaces */
+	MLTCP_ABI_SCOPE_HOST = 1,
+	__MLTCP_ABI_SCOPE_MAX = MLTCP_ABI_SCOPE_HOST,
+};
 
 /* Top-level attributes */
 enum mltcp_attr {
@@ -260,6 +290,7 @@ enum mltcp_attr {
 	MLTCP_A_ALGO,		/* nest, enum mltcp_algo_attr; replies only */
 	MLTCP_A_DECREASE,	/* u8, 0 or 1: F also divides the decrease (ABI 2) */
 	MLTCP_A_STAGGER,	/* u32, Q10, 0 .. 1024: largest head start (ABI 2) */
+	MLTCP_A_SCOPE,		/* u8, enum mltcp_abi_scope: MLTCP_CMD_GET_COUNTERS */
 	__MLTCP_A_MAX,
 };
 #define MLTCP_A_MAX (__MLTCP_A_MAX - 1)
@@ -296,7 +327,11 @@ enum mltcp_sock_attr {
 };
 #define MLTCP_SOCK_A_MAX (__MLTCP_SOCK_A_MAX - 1)
 
-/* Counters of one MLTCP congestion control (MLTCP_A_ALGO) */
+/*
+ * Counters of one MLTCP congestion control (MLTCP_A_ALGO), in the scope
+ * the reply's MLTCP_A_SCOPE gives.  "Since it loaded" is since the
+ * namespace was made, for a namespace made after the module loaded.
+ */
 enum mltcp_algo_attr {
 	MLTCP_ALGO_A_UNSPEC,
 	MLTCP_ALGO_A_PAD,

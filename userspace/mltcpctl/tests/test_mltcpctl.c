@@ -59,6 +59,28 @@ static void test_commands(void **state)
 	assert_int_equal(a.cmd, MLTCPCTL_CMD_HELP);
 	assert_int_equal(parse(&a, "-V", NULL), 0);
 	assert_int_equal(a.cmd, MLTCPCTL_CMD_VERSION);
+	assert_false(parse(&a, "show", NULL) || a.host);
+}
+
+/* -H/--host: host-wide counters, for show only */
+static void test_host(void **state)
+{
+	struct mltcpctl_args a;
+
+	(void)state;
+	assert_int_equal(parse(&a, "-H", NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_SHOW);
+	assert_true(a.host);
+	assert_int_equal(parse(&a, "-j", "show", "--host", NULL), 0);
+	assert_int_equal(a.cmd, MLTCPCTL_CMD_SHOW);
+	assert_true(a.host && a.json);
+	assert_int_equal(parse(&a, "sockets", "-H", NULL), -1);
+	assert_string_equal(errbuf, "-H/--host applies to show only");
+	assert_int_equal(parse(&a, "--host", "set", "slope", "1", NULL), -1);
+	assert_string_equal(errbuf, "-H/--host applies to show only");
+	/* a value of set is never an option */
+	assert_int_equal(parse(&a, "set", "slope", "-H", NULL), -1);
+	assert_string_equal(errbuf, "set: invalid slope '-H' (a decimal from 0 to 8)");
 }
 
 static void test_command_errors(void **state)
@@ -233,25 +255,26 @@ static void test_show_json(void **state)
 	char *text = NULL;
 
 	(void)state;
-	CAPTURE(text, true, false, mltcpctl_print_show(&o, &params, algos, 2));
+	CAPTURE(text, true, false, mltcpctl_print_show(&o, &params, algos, 2, MLTCPCTL_SCOPE_NETNS));
 	assert_string_equal(text,
 		"{\"abi_version\":1,\"slope\":1.5,\"slope_q10\":1536,"
 		"\"intercept\":1,\"intercept_q10\":1024,\"idle_ms\":10,"
 		"\"mode\":\"given\",\"decrease\":true,\"stagger\":0.25,"
-		"\"stagger_q10\":256,\"algorithms\":["
+		"\"stagger_q10\":256,\"counters\":\"netns\",\"algorithms\":["
 		"{\"name\":\"mltcp_reno\",\"sockets\":2,\"sockets_total\":5,"
 		"\"iterations_learned\":7,\"iterations_given\":11},"
 		"{\"name\":\"mltcp_cubic\",\"sockets\":0,\"sockets_total\":0,"
 		"\"iterations_learned\":0,\"iterations_given\":0}]}\n");
 	free(text);
 
-	CAPTURE(text, true, false, mltcpctl_print_show(&o, &params, algos, 0));
+	CAPTURE(text, true, false, mltcpctl_print_show(&o, &params, algos, 0, MLTCPCTL_SCOPE_NETNS));
 	assert_non_null(strstr(text, "\"algorithms\":[]}"));
 	free(text);
 
-	CAPTURE(text, true, true, mltcpctl_print_show(&o, &params, algos, 1));
+	CAPTURE(text, true, true, mltcpctl_print_show(&o, &params, algos, 1, MLTCPCTL_SCOPE_HOST));
 	assert_non_null(strstr(text, "{\n    \"abi_version\": 1,\n"));
 	assert_non_null(strstr(text, "\"algorithms\": [\n        {\n"));
+	assert_non_null(strstr(text, "\"counters\": \"host\",\n"));
 	free(text);
 }
 
@@ -260,15 +283,22 @@ static void test_show_table(void **state)
 	char *text = NULL;
 
 	(void)state;
-	CAPTURE(text, false, false, mltcpctl_print_show(&o, &params, algos, 2));
+	CAPTURE(text, false, false, mltcpctl_print_show(&o, &params, algos, 2, MLTCPCTL_SCOPE_NETNS));
 	assert_non_null(strstr(text, "slope 1.5 intercept 1\n"));
 	assert_non_null(strstr(text, "idle_ms 10 mode given abi 1\n"));
 	assert_non_null(strstr(text, "decrease on stagger 0.25\n"));
-	assert_non_null(strstr(text, "Algorithm"));
+	assert_non_null(strstr(text, "\ncounters of this network namespace\nAlgorithm"));
+	assert_null(strstr(text, "host"));
 	assert_non_null(strstr(text, "mltcp_reno                2              5              7             11\n"));
 	free(text);
 
-	CAPTURE(text, false, false, mltcpctl_print_show(&o, &params, algos, 0));
+	CAPTURE(text, false, false,
+		mltcpctl_print_show(&o, &params, algos, 2, MLTCPCTL_SCOPE_HOST));
+	assert_non_null(strstr(text,
+			       "\ncounters of the host (every network namespace)\nAlgorithm"));
+	free(text);
+
+	CAPTURE(text, false, false, mltcpctl_print_show(&o, &params, algos, 0, MLTCPCTL_SCOPE_NETNS));
 	assert_non_null(strstr(text, "no MLTCP congestion control loaded"));
 	free(text);
 }
@@ -363,6 +393,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_commands),
 		cmocka_unit_test(test_command_errors),
+		cmocka_unit_test(test_host),
 		cmocka_unit_test(test_options_after_command),
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_set_errors),
