@@ -59,7 +59,7 @@ static struct netlink_range_validation mltcp_idle_ms_range = {
 	.max = MLTCP_IDLE_MS_MAX,
 };
 
-static const struct nla_policy mltcp_set_params_policy[MLTCP_A_STAGGER + 1] = {
+static const struct nla_policy mltcp_set_params_policy[MLTCP_A_OVERRUN + 1] = {
 	[MLTCP_A_SLOPE]		= NLA_POLICY_RANGE(NLA_U32, 0, MLTCP_SLOPE_MAX),
 	[MLTCP_A_INTERCEPT]	= NLA_POLICY_RANGE(NLA_U32, MLTCP_INTERCEPT_MIN,
 						   MLTCP_INTERCEPT_MAX),
@@ -70,17 +70,20 @@ static const struct nla_policy mltcp_set_params_policy[MLTCP_A_STAGGER + 1] = {
 	[MLTCP_A_ALGO]		= { .type = NLA_REJECT },
 	[MLTCP_A_DECREASE]	= NLA_POLICY_MAX(NLA_U8, 1),
 	[MLTCP_A_STAGGER]	= NLA_POLICY_RANGE(NLA_U32, 0, MLTCP_STAGGER_MAX),
+	[MLTCP_A_SCOPE]		= { .type = NLA_REJECT },
+	/* 1 .. 1023 pass the policy and are refused by mltcp_overrun_valid() */
+	[MLTCP_A_OVERRUN]	= NLA_POLICY_MAX(NLA_U32, MLTCP_OVERRUN_MAX),
 };
 
 static int mltcp_nl_get_params(struct sk_buff *skb, struct genl_info *info)
 {
-	u32 slope, intercept, idle_ms, stagger;
+	u32 slope, intercept, idle_ms, stagger, overrun;
 	struct sk_buff *msg;
 	bool decrease;
 	void *hdr;
 	int mode;
 
-	msg = genlmsg_new(5 * nla_total_size(sizeof(u32)) +
+	msg = genlmsg_new(6 * nla_total_size(sizeof(u32)) +
 			  2 * nla_total_size(sizeof(u8)), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -96,6 +99,7 @@ static int mltcp_nl_get_params(struct sk_buff *skb, struct genl_info *info)
 	mode = mltcp_get_mode();
 	decrease = mltcp_get_decrease();
 	stagger = mltcp_get_stagger();
+	overrun = mltcp_get_overrun();
 	mutex_unlock(&mltcp_nl_params_lock);
 
 	if (nla_put_u32(msg, MLTCP_A_ABI_VERSION, MLTCP_ABI_VERSION) ||
@@ -104,7 +108,8 @@ static int mltcp_nl_get_params(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, MLTCP_A_IDLE_MS, idle_ms) ||
 	    nla_put_u8(msg, MLTCP_A_MODE, (u8)mode) ||
 	    nla_put_u8(msg, MLTCP_A_DECREASE, decrease) ||
-	    nla_put_u32(msg, MLTCP_A_STAGGER, stagger))
+	    nla_put_u32(msg, MLTCP_A_STAGGER, stagger) ||
+	    nla_put_u32(msg, MLTCP_A_OVERRUN, overrun))
 		goto too_big;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
@@ -129,12 +134,12 @@ too_big:
 static int mltcp_nl_set_params(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
-	u32 slope = 0, intercept = 0, idle_ms = 0, stagger = 0;
+	u32 slope = 0, intercept = 0, idle_ms = 0, stagger = 0, overrun = 0;
 	int mode = 0, err = 0;
 
 	if (!tb[MLTCP_A_SLOPE] && !tb[MLTCP_A_INTERCEPT] &&
 	    !tb[MLTCP_A_IDLE_MS] && !tb[MLTCP_A_MODE] &&
-	    !tb[MLTCP_A_DECREASE] && !tb[MLTCP_A_STAGGER]) {
+	    !tb[MLTCP_A_DECREASE] && !tb[MLTCP_A_STAGGER] && !tb[MLTCP_A_OVERRUN]) {
 		GENL_SET_ERR_MSG(info, "no parameter given");
 		return -EINVAL;
 	}
@@ -172,6 +177,14 @@ static int mltcp_nl_set_params(struct sk_buff *skb, struct genl_info *info)
 			return -EINVAL;
 		}
 	}
+	if (tb[MLTCP_A_OVERRUN]) {
+		overrun = nla_get_u32(tb[MLTCP_A_OVERRUN]);
+		if (!mltcp_overrun_valid(overrun)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[MLTCP_A_OVERRUN],
+					    "overrun is 0 or from 1 to 8");
+			return -EINVAL;
+		}
+	}
 
 	/* Everything is valid: the setters below cannot fail. */
 	mutex_lock(&mltcp_nl_params_lock);
@@ -187,6 +200,8 @@ static int mltcp_nl_set_params(struct sk_buff *skb, struct genl_info *info)
 		err = mltcp_set_mode(mode);
 	if (!err && tb[MLTCP_A_STAGGER])
 		err = mltcp_set_stagger(stagger);
+	if (!err && tb[MLTCP_A_OVERRUN])
+		err = mltcp_set_overrun(overrun);
 	if (!err && tb[MLTCP_A_DECREASE])
 		mltcp_set_decrease(nla_get_u8(tb[MLTCP_A_DECREASE]));
 	mutex_unlock(&mltcp_nl_params_lock);

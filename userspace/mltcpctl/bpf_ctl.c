@@ -439,6 +439,7 @@ int mltcpctl_bpf_get_params(struct mltcpctl_params *out)
 	out->mode = (uint8_t)p.mode;
 	out->decrease = p.decrease ? 1 : 0;
 	out->stagger = p.stagger;
+	out->overrun = mltcp_overrun_valid(p.overrun) ? p.overrun : MLTCP_OVERRUN_DEFAULT;
 	return 0;
 }
 
@@ -465,7 +466,8 @@ int mltcpctl_bpf_set_params(const struct mltcpctl_args *a)
 	if (!mltcp_slope_valid(slope) || !mltcp_intercept_valid(icpt) ||
 	    (a->set_mask & MLTCPCTL_SET_IDLE_MS && !mltcp_idle_ms_valid(a->idle_ms)) ||
 	    (a->set_mask & MLTCPCTL_SET_MODE && a->mode > MLTCP_MODE_OFF) ||
-	    (a->set_mask & MLTCPCTL_SET_STAGGER && !mltcp_stagger_valid(a->stagger))) {
+	    (a->set_mask & MLTCPCTL_SET_STAGGER && !mltcp_stagger_valid(a->stagger)) ||
+	    (a->set_mask & MLTCPCTL_SET_OVERRUN && !mltcp_overrun_valid(a->overrun))) {
 		err = EINVAL;
 		goto out;
 	}
@@ -478,6 +480,8 @@ int mltcpctl_bpf_set_params(const struct mltcpctl_args *a)
 		p.decrease = a->decrease;
 	if (a->set_mask & MLTCPCTL_SET_STAGGER)
 		p.stagger = a->stagger;
+	if (a->set_mask & MLTCPCTL_SET_OVERRUN)
+		p.overrun = a->overrun;
 	if (bpf_map_update_elem(fd, &zero, &p, BPF_EXIST))
 		err = errno;
 out:

@@ -37,6 +37,8 @@ static const char usage[] =
 "        decrease on|off     F also divides the multiplicative decrease\n"
 "        stagger N           largest head start (tie-break) of a\n"
 "                            socket, a fraction of an iteration from 0 to 1\n"
+"        overrun N           F applies to at most N times an iteration's\n"
+"                            size, 1 to 8; 0: no bound (trusted hosts)\n"
 "  sockets                   MLTCP sockets of this network namespace\n"
 "  bpf load|unload|status    the BPF backend (kernels that cannot load the\n"
 "                            modules): register the BPF mltcp_reno,\n"

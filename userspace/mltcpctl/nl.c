@@ -254,6 +254,10 @@ static int params_cb(const struct nlmsghdr *nlh, void *data)
 			if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
 				p->stagger = mnl_attr_get_u32(attr);
 			break;
+		case MLTCP_A_OVERRUN:
+			if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+				p->overrun = mnl_attr_get_u32(attr);
+			break;
 		}
 	}
 	return MNL_CB_OK;
@@ -288,6 +292,8 @@ int mltcpctl_nl_set_params(struct mltcpctl_nl *nl,
 		mnl_attr_put_u8(nlh, MLTCP_A_DECREASE, a->decrease);
 	if (a->set_mask & MLTCPCTL_SET_STAGGER)
 		mnl_attr_put_u32(nlh, MLTCP_A_STAGGER, a->stagger);
+	if (a->set_mask & MLTCPCTL_SET_OVERRUN)
+		mnl_attr_put_u32(nlh, MLTCP_A_OVERRUN, a->overrun);
 	return transact(nl, nlh, NULL, NULL);
 }
 

@@ -201,6 +201,8 @@ void mltcpctl_print_show(const struct mltcpctl_out *o,
 		jw_bool(&w, "decrease", p->decrease);
 		jw_q10(&w, "stagger", p->stagger);
 		jw_u64(&w, "stagger_q10", p->stagger);
+		jw_q10(&w, "overrun", p->overrun);
+		jw_u64(&w, "overrun_q10", p->overrun);
 		jw_string(&w, "counters", host ? "host" : "netns");
 		jw_open(&w, "algorithms", '[');
 		for (i = 0; i < nalgos; i++) {
@@ -220,8 +222,8 @@ void mltcpctl_print_show(const struct mltcpctl_out *o,
 
 	fprintf(o->f, "F = slope * bytes_ratio + intercept: slope %s intercept %s\n",
 		q10(p->slope, b1), q10(p->intercept, b2));
-	fprintf(o->f, "decrease %s stagger %s\n", p->decrease ? "on" : "off",
-		q10(p->stagger, b1));
+	fprintf(o->f, "decrease %s stagger %s overrun %s\n", p->decrease ? "on" : "off",
+		q10(p->stagger, b1), q10(p->overrun, b2));
 	fprintf(o->f, "idle_ms %u mode %s abi %u\n", p->idle_ms,
 		mltcpctl_mode_name(p->mode), p->abi_version);
 	if (!nalgos) {

@@ -22,6 +22,7 @@ struct mltcpctl_params {
 	uint8_t mode;		/* enum mltcp_abi_mode */
 	uint8_t decrease;	/* 0 or 1 */
 	uint32_t stagger;	/* Q10 */
+	uint32_t overrun;	/* Q10, 0 = no bound */
 };
 
 /* Whose counters mltcpctl show prints */

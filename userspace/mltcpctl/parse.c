@@ -89,7 +89,7 @@ static int parse_set(int argc, char *const argv[], struct mltcpctl_args *a,
 
 	if (argc == 0)
 		return fail(err, errlen,
-			    "set: give at least one of slope, intercept, idle_ms, mode, decrease, stagger");
+			    "set: give at least one of slope, intercept, idle_ms, mode, decrease, stagger, overrun");
 	for (i = 0; i < argc; i += 2) {
 		const char *name = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		unsigned int bit;
@@ -106,9 +106,11 @@ static int parse_set(int argc, char *const argv[], struct mltcpctl_args *a,
 			bit = MLTCPCTL_SET_DECREASE;
 		else if (!strcmp(name, "stagger"))
 			bit = MLTCPCTL_SET_STAGGER;
+		else if (!strcmp(name, "overrun"))
+			bit = MLTCPCTL_SET_OVERRUN;
 		else
 			return fail(err, errlen,
-				    "set: unknown parameter '%s' (slope, intercept, idle_ms, mode, decrease, stagger)",
+				    "set: unknown parameter '%s' (slope, intercept, idle_ms, mode, decrease, stagger, overrun)",
 				    name);
 		if (!val)
 			return fail(err, errlen, "set: %s needs a value", name);
@@ -160,6 +162,13 @@ static int parse_set(int argc, char *const argv[], struct mltcpctl_args *a,
 			    !mltcp_stagger_valid(a->stagger))
 				return fail(err, errlen,
 					    "set: invalid stagger '%s' (a decimal from 0 to 1)",
+					    val);
+			break;
+		case MLTCPCTL_SET_OVERRUN:
+			if (mltcp_parse_q10(val, &a->overrun) ||
+			    !mltcp_overrun_valid(a->overrun))
+				return fail(err, errlen,
+					    "set: invalid overrun '%s' (0, or a decimal from 1 to 8)",
 					    val);
 			break;
 		}

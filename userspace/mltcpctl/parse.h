@@ -34,6 +34,7 @@ enum mltcpctl_bpf_op {
 #define MLTCPCTL_SET_MODE	0x8
 #define MLTCPCTL_SET_DECREASE	0x10
 #define MLTCPCTL_SET_STAGGER	0x20
+#define MLTCPCTL_SET_OVERRUN	0x40
 
 /**
  * struct mltcpctl_args - a parsed command line
@@ -48,6 +49,7 @@ enum mltcpctl_bpf_op {
  * @mode: enum mltcp_abi_mode, valid when MLTCPCTL_SET_MODE
  * @decrease: 0 or 1, valid when MLTCPCTL_SET_DECREASE
  * @stagger: Q10, valid when MLTCPCTL_SET_STAGGER
+ * @overrun: Q10, valid when MLTCPCTL_SET_OVERRUN
  * @bpf_op: enum mltcpctl_bpf_op, for MLTCPCTL_CMD_BPF
  * @cgroup: the cgroup directory of attach/detach (points into argv); NULL
  *	for attach alone (list the attachments)
@@ -65,6 +67,7 @@ struct mltcpctl_args {
 	uint8_t mode;
 	uint8_t decrease;
 	uint32_t stagger;
+	uint32_t overrun;
 	int bpf_op;
 	const char *cgroup;
 	const char *algo;

@@ -291,6 +291,7 @@ enum mltcp_attr {
 	MLTCP_A_DECREASE,	/* u8, 0 or 1: F also divides the decrease (ABI 2) */
 	MLTCP_A_STAGGER,	/* u32, Q10, 0 .. 1024: largest head start (ABI 2) */
 	MLTCP_A_SCOPE,		/* u8, enum mltcp_abi_scope: MLTCP_CMD_GET_COUNTERS */
+	MLTCP_A_OVERRUN,	/* u32, Q10, 0 or 1024 .. 8192: F's bytes per iteration, x size */
 	__MLTCP_A_MAX,
 };
 #define MLTCP_A_MAX (__MLTCP_A_MAX - 1)

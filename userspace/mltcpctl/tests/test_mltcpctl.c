@@ -182,6 +182,11 @@ static void test_set(void **state)
 	assert_int_equal(a.stagger, 0);
 	assert_int_equal(parse(&a, "set", "stagger", "1", NULL), 0);
 	assert_int_equal(a.stagger, 1024);
+	assert_int_equal(parse(&a, "set", "overrun", "0", NULL), 0);
+	assert_int_equal(a.set_mask, MLTCPCTL_SET_OVERRUN);
+	assert_int_equal(a.overrun, 0);
+	assert_int_equal(parse(&a, "set", "overrun", "1.25", NULL), 0);
+	assert_int_equal(a.overrun, 1280);
 }
 
 static void test_set_errors(void **state)
@@ -205,8 +210,10 @@ static void test_set_errors(void **state)
 		{ "decrease", "2", NULL },
 		{ "stagger", "1.5", "set: invalid stagger '1.5' (a decimal from 0 to 1)" },
 		{ "stagger", "-0.1", NULL },
+		{ "overrun", "0.5", "set: invalid overrun '0.5' (0, or a decimal from 1 to 8)" },
+		{ "overrun", "9", NULL },
 		{ "cwnd", "10",
-		  "set: unknown parameter 'cwnd' (slope, intercept, idle_ms, mode, decrease, stagger)" },
+		  "set: unknown parameter 'cwnd' (slope, intercept, idle_ms, mode, decrease, stagger, overrun)" },
 	};
 	struct mltcpctl_args a;
 	size_t i;
@@ -242,7 +249,7 @@ static void test_set_errors(void **state)
 
 static const struct mltcpctl_params params = {
 	.abi_version = 1, .slope = 1536, .intercept = 1024, .idle_ms = 10,
-	.mode = MLTCP_ABI_MODE_GIVEN, .decrease = 1, .stagger = 256,
+	.mode = MLTCP_ABI_MODE_GIVEN, .decrease = 1, .stagger = 256, .overrun = 1280,
 };
 
 static const struct mltcpctl_algo algos[] = {
@@ -260,7 +267,8 @@ static void test_show_json(void **state)
 		"{\"abi_version\":1,\"slope\":1.5,\"slope_q10\":1536,"
 		"\"intercept\":1,\"intercept_q10\":1024,\"idle_ms\":10,"
 		"\"mode\":\"given\",\"decrease\":true,\"stagger\":0.25,"
-		"\"stagger_q10\":256,\"counters\":\"netns\",\"algorithms\":["
+		"\"stagger_q10\":256,\"overrun\":1.25,\"overrun_q10\":1280,"
+		"\"counters\":\"netns\",\"algorithms\":["
 		"{\"name\":\"mltcp_reno\",\"sockets\":2,\"sockets_total\":5,"
 		"\"iterations_learned\":7,\"iterations_given\":11},"
 		"{\"name\":\"mltcp_cubic\",\"sockets\":0,\"sockets_total\":0,"
@@ -286,7 +294,7 @@ static void test_show_table(void **state)
 	CAPTURE(text, false, false, mltcpctl_print_show(&o, &params, algos, 2, MLTCPCTL_SCOPE_NETNS));
 	assert_non_null(strstr(text, "slope 1.5 intercept 1\n"));
 	assert_non_null(strstr(text, "idle_ms 10 mode given abi 1\n"));
-	assert_non_null(strstr(text, "decrease on stagger 0.25\n"));
+	assert_non_null(strstr(text, "decrease on stagger 0.25 overrun 1.25\n"));
 	assert_non_null(strstr(text, "\ncounters of this network namespace\nAlgorithm"));
 	assert_null(strstr(text, "host"));
 	assert_non_null(strstr(text, "mltcp_reno                2              5              7             11\n"));
