@@ -8,7 +8,9 @@
  *	before connect(); "-" keeps the default), send BURSTS bursts of
  *	BYTES, each followed by a pause of GAP_MS once all of it is acked
  *	(so the socket is idle, nothing in flight, for GAP_MS), then send
- *	without pause for SECONDS.  Prints "burst N T_MS" after each burst
+ *	without pause for SECONDS, from a send buffer of 4 MB (a stall of
+ *	this program, as an emulated guest has, must not empty the socket:
+ *	that would be an idle gap, hence an iteration, to the learner).  Prints "burst N T_MS" after each burst
  *	is acked, "stream T_MS" when the streaming starts and
  *	"end BYTES_ACKED" at the end (T_MS from the connection).
  * The receiver only has to read and discard (mltcp-flow sink).
@@ -31,6 +33,7 @@ int main(int argc, char **argv)
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	struct timeval tv = { .tv_sec = 0, .tv_usec = 100000 };
 	long port, bursts, bytes, gap_ms, secs, i;
+	int sndbuf = 4 << 20;
 	struct tcp_info ti;
 	socklen_t len;
 	double t0, end;
@@ -77,8 +80,9 @@ int main(int argc, char **argv)
 		usleep((useconds_t)gap_ms * 1000);
 	}
 	/* a send blocked by a full buffer returns in time for the deadline */
-	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv))) {
-		perror("mltcp-bursts: SO_SNDTIMEO");
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf))) {
+		perror("mltcp-bursts: SO_SNDTIMEO, SO_SNDBUF");
 		return 1;
 	}
 	printf("stream %.0f\n", (now_s() - t0) * 1000);
