@@ -88,15 +88,18 @@ trap 'exit 130' INT TERM
 # ---------------------------------------------------------------- modules --------
 # ml_modprobe NAME [PARAM=VALUE...]: loads a module; one the test loaded itself is
 # unloaded again on exit (a module that was already loaded is left alone).
-# ml_force_f1: slope 0, intercept 1 (F = 1, every MLTCP module is its base algorithm)
-# for this test; the previous values come back on exit.
-ml_force_f1() {
-	local P=/sys/module/mltcp/parameters f
-	for f in slope intercept; do
-		at_exit "echo $(cat $P/$f) > $P/$f"
+# ml_params NAME=VALUE...: sets parameters of the mltcp module, in order, for this
+# test; the previous values come back on exit.
+ml_params() {
+	local P=/sys/module/mltcp/parameters kv
+	for kv in "$@"; do
+		at_exit "echo $(cat "$P/${kv%%=*}") >$P/${kv%%=*}"
+		echo "${kv#*=}" >"$P/${kv%%=*}" || return 1
 	done
-	echo 0 >$P/slope && echo 1 >$P/intercept
 }
+# ml_force_f1: slope 0, intercept 1 (F = 1, every MLTCP module is its base algorithm)
+# for this test.
+ml_force_f1() { ml_params slope=0 intercept=1; }
 
 ml_modprobe() {
 	local name=$1
@@ -159,7 +162,10 @@ dumbbell_setup() {
 	RCV_IP6=()
 	SND_IP4=()
 	SND_IP6=()
+	BOTTLENECK_NS=$NS_RT
 	BOTTLENECK_DEV=bn0
+	_dumbbell_rate=$rate
+	_dumbbell_qlimit=$qlimit
 	ip link add bn0 netns "$NS_RT" type veth peer name bn1 netns "$NS_RR" || return 1
 	_link_up "$NS_RT" bn0 198.18.0.1/24 2001:db8::1/64
 	_link_up "$NS_RR" bn1 198.18.0.2/24 2001:db8::2/64
@@ -200,14 +206,7 @@ dumbbell_setup() {
 		RCV_IP6+=("2001:db8:2:$n::2")
 	done
 
-	# Segmentation offloads would hand tbf 64 KB super-packets; a real NIC queue
-	# holds MTU-sized packets.
-	in_ns "$NS_RT" ethtool -K bn0 tso off gso off gro off >/dev/null 2>&1
-	# tbf needs a bucket of at least one MTU; 10 ms of tokens at most, as a switch
-	# port would burst.
-	local burst=$((bdp_10ms / 4 > 15000 ? bdp_10ms / 4 : 15000))
-	in_ns "$NS_RT" tc qdisc add dev bn0 root handle 1: tbf rate "${rate}mbit" \
-		burst "$burst" limit "$qlimit" || return 1
+	_fifo_add "$NS_RT" bn0 "$rate" "$qlimit" || return 1
 	case $qdisc in
 	tbf) ;;
 	red_ecn)
@@ -229,6 +228,38 @@ dumbbell_setup() {
 		in_ns "${NS_S[$i]}" ping -6 -c1 -W5 -q "${RCV_IP6[$i]}" >/dev/null || return 1
 	done
 }
+
+# _fifo_add NS DEV RATE_MBIT LIMIT_BYTES: the byte FIFO of a bottleneck (handle 1:).
+_fifo_add() {
+	local bdp_10ms=$(($3 * 1000000 / 8 / 100))
+	# Segmentation offloads would hand tbf 64 KB super-packets; a real NIC queue
+	# holds MTU-sized packets.
+	in_ns "$1" ethtool -K "$2" tso off gso off gro off >/dev/null 2>&1
+	# tbf needs a bucket of at least one MTU; 10 ms of tokens at most, as a switch
+	# port would burst.
+	local burst=$((bdp_10ms / 4 > 15000 ? bdp_10ms / 4 : 15000))
+	in_ns "$1" tc qdisc add dev "$2" root handle 1: tbf rate "${3}mbit" \
+		burst "$burst" limit "$4"
+}
+
+# dumbbell_fifo_at_sender I: moves the FIFO of a dumbbell_setup tbf topology from the
+# router onto the egress of sender I's own link, as jobs sharing a NIC: every flow from
+# NS_S[I] queues in its own namespace, where TCP sees the queue (TCP small queues,
+# qdisc backpressure; local drops, if any, are a congestion signal without a loss on
+# the wire). The router forwards unshaped.
+#
+#   NS_S[I] ══ eth0: tbf RATE_MBIT, the same FIFO ══> NS_RT ── bn0 ──> NS_RR ── NS_R[j]
+#
+# bottleneck_stats reads the moved FIFO.
+dumbbell_fifo_at_sender() {
+	local ns=${NS_S[$1]}
+
+	in_ns "$NS_RT" tc qdisc del dev bn0 root || return 1
+	_fifo_add "$ns" eth0 "$_dumbbell_rate" "$_dumbbell_qlimit" || return 1
+	BOTTLENECK_NS=$ns
+	BOTTLENECK_DEV=eth0
+}
+
 _link_up() {
 	ip -n "$1" addr add "$3" dev "$2"
 	ip -n "$1" -6 addr add "$4" dev "$2" nodad
@@ -237,7 +268,7 @@ _link_up() {
 
 # bottleneck_stats: "sent_bytes dropped marked" of the bottleneck qdiscs.
 bottleneck_stats() {
-	in_ns "$NS_RT" tc -s -j qdisc show dev bn0 |
+	in_ns "$BOTTLENECK_NS" tc -s -j qdisc show dev "$BOTTLENECK_DEV" |
 		jq -r '[(.[] | select(.root) | .bytes), (map(.drops // 0) | add), (map(.marked // 0) | add)] | @tsv'
 }
 

@@ -3,7 +3,12 @@
 # (userspace/testprogs/mltcp_badinput.c): wrong option lengths, NULL and invalid
 # pointers, out-of-range values, option numbers next to the MLTCP range, non-TCP
 # (UDP, raw, UNIX) sockets, listening, unconnected and reset sockets, connections on
-# other algorithms (EOPNOTSUPP), a connection switched away from MLTCP and back;
+# other algorithms (EOPNOTSUPP), a connection switched away from MLTCP and back; each
+# socket option case at level SOL_IP on IPv4 and IPv6 sockets and at level SOL_IPV6 on
+# IPv6 sockets (the same errno and no state change at every level; an IPv4 socket at
+# SOL_IPV6 never reaches MLTCP); sizes below the floor (1 and 16383 bytes) refused by
+# MLTCP_SO_BYTES_PER_ITER and MLTCP_SO_ITER_BEGIN with EINVAL, changing nothing, 16384
+# accepted and 0 still dropping the hints;
 # malformed generic netlink messages, unknown and read-only attributes, wrong
 # attribute lengths, out-of-range values (with extack messages), unknown commands;
 # the global parameters unchanged afterwards.

@@ -73,6 +73,30 @@ const char *errname(int err)
 	return strerror(err);
 }
 
+int parse_long(const char *s, long lo, long hi, long *out, const char *what)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno || v < lo || v > hi) {
+		fprintf(stderr, "%s: bad %s '%s' (%ld..%ld)\n", program_invocation_short_name,
+			what, s, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void *drain(void *arg)
 {
 	int fd = (int)(intptr_t)arg;

@@ -22,6 +22,14 @@ int tap_finish(void);
 /* errno name ("EINVAL") for messages */
 const char *errname(int err);
 
+/*
+ * Parses the decimal @s into @out if it lies in [@lo, @hi]; otherwise
+ * reports "PROGRAM: bad WHAT 'S' (LO..HI)" on stderr.  Return: 0 or -1.
+ */
+int parse_long(const char *s, long lo, long hi, long *out, const char *what);
+/* CLOCK_MONOTONIC in seconds */
+double now_s(void);
+
 struct conn {
 	int cli;		/* connected client socket */
 	int srv;		/* accepted server socket, drained by a thread */

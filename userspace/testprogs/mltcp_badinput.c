@@ -2,8 +2,12 @@
 /*
  * mltcp-badinput: every kind of bad input to the MLTCP socket options and
  * to the "mltcp" generic netlink family, each with the errno the ABI
- * documents (TAP).  Run as root with mltcp_reno loaded; the global
- * parameters must be unchanged at the end.
+ * documents (TAP).  The socket options are tried at level SOL_IP on IPv4
+ * and IPv6 sockets and at level SOL_IPV6 on IPv6 sockets, which the ABI
+ * says works too: each case must give the same errno at every level.
+ * Sizes below MLTCP_BYTES_PER_ITER_MIN are refused and change nothing.
+ * Run as root with mltcp_reno loaded; the global parameters must be
+ * unchanged at the end.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -25,16 +29,35 @@
 
 #define ALGO "mltcp_reno"
 
+/* The smallest size a socket may be given (the policy's floor). */
+#ifndef MLTCP_BYTES_PER_ITER_MIN
+#define MLTCP_BYTES_PER_ITER_MIN	16384
+#endif
+/* A valid size, for the cases about something else than the size. */
+#define SIZE_OK	65536
+
+/* the level the options are tried at: MLTCP_SOL (SOL_IP) or SOL_IPV6 */
+static int level = MLTCP_SOL;
+
 static int set_raw(int fd, int opt, const void *val, socklen_t len)
 {
 	errno = 0;
-	return setsockopt(fd, MLTCP_SOL, opt, val, len) < 0 ? errno : 0;
+	return setsockopt(fd, level, opt, val, len) < 0 ? errno : 0;
 }
 
 static int get_raw(int fd, int opt, void *val, socklen_t *len)
 {
 	errno = 0;
-	return getsockopt(fd, MLTCP_SOL, opt, val, len) < 0 ? errno : 0;
+	return getsockopt(fd, level, opt, val, len) < 0 ? errno : 0;
+}
+
+/* MLTCP_SO_INFO at the level under test.  Return: 0 or an errno. */
+static int get_state(int fd, struct mltcp_info *st)
+{
+	socklen_t len = sizeof(*st);
+
+	memset(st, 0, sizeof(*st));
+	return get_raw(fd, MLTCP_SO_INFO, st, &len);
 }
 
 #define EXPECT(got, want, ...) do {					\
@@ -47,7 +70,7 @@ static int get_raw(int fd, int opt, void *val, socklen_t *len)
 /* every option on @fd gives @err */
 static void expect_all(int fd, int err, const char *what)
 {
-	uint64_t v = 4096;
+	uint64_t v = SIZE_OK;
 	uint32_t tb = 512;
 	struct mltcp_info st;
 	socklen_t len = sizeof(st);
@@ -63,8 +86,8 @@ static void expect_all(int fd, int err, const char *what)
 
 static void sockopt_tests(int family)
 {
-	const char *fam = family == AF_INET6 ? "v6" : "v4";
-	uint64_t v = 4096, big;
+	const char *fam = family == AF_INET ? "v4" : level == MLTCP_SOL ? "v6" : "v6 SOL_IPV6";
+	uint64_t v = SIZE_OK, big;
 	char buf[128];
 	struct mltcp_info st;
 	socklen_t len;
@@ -97,7 +120,7 @@ static void sockopt_tests(int family)
 		EXPECT(set_raw(c.cli, MLTCP_SO_TIEBREAK, &bad, 4), EINVAL, "%s: TIEBREAK 1025", fam);
 		bad = UINT32_MAX;
 		EXPECT(set_raw(c.cli, MLTCP_SO_TIEBREAK, &bad, 4), EINVAL, "%s: TIEBREAK 2^32-1", fam);
-		tap_ok(mltcp_get_state(c.cli, &st) == 0 && st.tiebreak == 300 &&
+		tap_ok(get_state(c.cli, &st) == 0 && st.tiebreak == 300 &&
 		       (st.flags & MLTCP_INFO_F_TIEBREAK_GIVEN),
 		       "%s: rejected tie-breaks left it at 300 (%u)", fam, st.tiebreak);
 	}
@@ -149,29 +172,32 @@ static void sockopt_tests(int family)
 	len = sizeof(st);
 	EXPECT(get_raw(c.cli, MLTCP_SO_BYTES_PER_ITER, &st, &len), ENOPROTOOPT, "%s: getsockopt of a set-only option", fam);
 	/* a failed call changed nothing */
-	tap_ok(mltcp_get_state(c.cli, &st) == 0 && st.bytes_per_iter == MLTCP_BYTES_PER_ITER_MAX,
+	tap_ok(get_state(c.cli, &st) == 0 && st.bytes_per_iter == MLTCP_BYTES_PER_ITER_MAX,
 	       "%s: rejected calls left bytes_per_iter alone (%llu)", fam,
 	       (unsigned long long)st.bytes_per_iter);
 
 	/* switched to another algorithm mid-connection, and back */
 	tap_ok(setsockopt(c.cli, IPPROTO_TCP, TCP_CONGESTION, "reno", 4) == 0,
 	       "%s: switch the connection to reno", fam);
-	expect_all(c.cli, EOPNOTSUPP, "connection switched to reno");
+	snprintf(d, sizeof(d), "%s: connection switched to reno", fam);
+	expect_all(c.cli, EOPNOTSUPP, d);
 	tap_ok(setsockopt(c.cli, IPPROTO_TCP, TCP_CONGESTION, ALGO, strlen(ALGO)) == 0 &&
-	       mltcp_get_state(c.cli, &st) == 0 && st.iterations == 0 && st.flags == 0 &&
+	       get_state(c.cli, &st) == 0 && st.iterations == 0 && st.flags == 0 &&
 	       st.bytes_per_iter == 0,
 	       "%s: switched back to %s: fresh state", fam, ALGO);
 	conn_close(&c);
 
 	/* connections on other algorithms */
 	if (conn_open(&other, family, "cubic") == 0) {
-		expect_all(other.cli, EOPNOTSUPP, "cubic connection");
+		snprintf(d, sizeof(d), "%s: cubic connection", fam);
+		expect_all(other.cli, EOPNOTSUPP, d);
 		conn_close(&other);
 	} else {
 		tap_ok(false, "%s: cubic connection: %s", fam, strerror(errno));
 	}
 	if (conn_open(&other, family, "reno") == 0) {
-		expect_all(other.cli, EOPNOTSUPP, "reno connection");
+		snprintf(d, sizeof(d), "%s: reno connection", fam);
+		expect_all(other.cli, EOPNOTSUPP, d);
 		conn_close(&other);
 	} else {
 		tap_ok(false, "%s: reno connection: %s", fam, strerror(errno));
@@ -190,7 +216,8 @@ static void sockopt_tests(int family)
 	tap_ok(ver == MLTCP_ABI_VERSION, "%s: ABI version %u", fam, ver);
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	listen(fd, 1);
-	expect_all(fd, ENOTCONN, family == AF_INET6 ? "v6 listening socket" : "v4 listening socket");
+	snprintf(d, sizeof(d), "%s: listening socket", fam);
+	expect_all(fd, ENOTCONN, d);
 	close(fd);
 
 	/* a connection reset by the peer (TCP_CLOSE, fd still open) */
@@ -216,15 +243,146 @@ static void sockopt_tests(int family)
 
 	/* non-TCP sockets */
 	fd = socket(family, SOCK_DGRAM, 0);
-	expect_all(fd, ENOPROTOOPT, family == AF_INET6 ? "v6 UDP socket" : "v4 UDP socket");
+	snprintf(d, sizeof(d), "%s: UDP socket", fam);
+	expect_all(fd, ENOPROTOOPT, d);
 	len = sizeof(ver);
 	EXPECT(get_raw(fd, MLTCP_SO_ABI_VERSION, &ver, &len), ENOPROTOOPT, "%s: UDP: ABI_VERSION", fam);
 	close(fd);
 	fd = socket(family, SOCK_RAW, IPPROTO_UDP);
 	if (fd >= 0) {
-		expect_all(fd, ENOPROTOOPT, family == AF_INET6 ? "v6 raw socket" : "v4 raw socket");
+		snprintf(d, sizeof(d), "%s: raw socket", fam);
+		expect_all(fd, ENOPROTOOPT, d);
 		close(fd);
 	}
+}
+
+/*
+ * The floor: sizes 1 .. MLTCP_BYTES_PER_ITER_MIN - 1 are refused with
+ * EINVAL by MLTCP_SO_BYTES_PER_ITER and by MLTCP_SO_ITER_BEGIN, and a
+ * refused call changes nothing (no size, no mark, no completed
+ * iteration); MLTCP_BYTES_PER_ITER_MIN itself is accepted, and 0 still
+ * drops the hints.
+ */
+static void floor_tests(int family)
+{
+	const char *fam = family == AF_INET ? "v4" : level == MLTCP_SOL ? "v6" : "v6 SOL_IPV6";
+	static const uint64_t small[] = { 1, MLTCP_BYTES_PER_ITER_MIN - 1 };
+	uint64_t v;
+	struct mltcp_info st;
+	struct conn c;
+	unsigned int i;
+	int fd, rc;
+
+	if (conn_open(&c, family, ALGO) < 0) {
+		tap_ok(false, "%s: MLTCP connection: %s", fam, strerror(errno));
+		return;
+	}
+	v = SIZE_OK;
+	EXPECT(set_raw(c.cli, MLTCP_SO_BYTES_PER_ITER, &v, 8), 0, "%s: BYTES_PER_ITER %d", fam, SIZE_OK);
+	for (i = 0; i < sizeof(small) / sizeof(small[0]); i++) {
+		v = small[i];
+		EXPECT(set_raw(c.cli, MLTCP_SO_BYTES_PER_ITER, &v, 8), EINVAL,
+		       "%s: BYTES_PER_ITER %llu (below the floor)", fam, (unsigned long long)v);
+		EXPECT(set_raw(c.cli, MLTCP_SO_ITER_BEGIN, &v, 8), EINVAL,
+		       "%s: ITER_BEGIN %llu (below the floor)", fam, (unsigned long long)v);
+	}
+	rc = get_state(c.cli, &st);
+	tap_ok(!rc && st.bytes_per_iter == SIZE_OK && st.flags == MLTCP_INFO_F_SIZE_GIVEN &&
+	       st.iterations == 0,
+	       "%s: refused sizes changed nothing: bytes_per_iter %llu (want %d), flags %#x (want size given only), iterations %u",
+	       fam, (unsigned long long)st.bytes_per_iter, SIZE_OK, st.flags, st.iterations);
+
+	v = MLTCP_BYTES_PER_ITER_MIN;
+	EXPECT(set_raw(c.cli, MLTCP_SO_ITER_BEGIN, &v, 8), 0, "%s: ITER_BEGIN %llu (the floor)", fam,
+	       (unsigned long long)v);
+	rc = get_state(c.cli, &st);
+	tap_ok(!rc && st.bytes_per_iter == MLTCP_BYTES_PER_ITER_MIN &&
+	       (st.flags & MLTCP_INFO_F_BOUNDS_GIVEN) && st.iterations == 0,
+	       "%s: ITER_BEGIN %d set the size and marked (bytes_per_iter %llu, flags %#x, iterations %u)",
+	       fam, MLTCP_BYTES_PER_ITER_MIN, (unsigned long long)st.bytes_per_iter, st.flags,
+	       st.iterations);
+	/* after a mark, a further mark would complete an iteration: a refused one does not */
+	send_all(c.cli, 4 * MLTCP_BYTES_PER_ITER_MIN);
+	wait_acked(c.cli);
+	for (i = 0; i < sizeof(small) / sizeof(small[0]); i++) {
+		v = small[i];
+		EXPECT(set_raw(c.cli, MLTCP_SO_ITER_BEGIN, &v, 8), EINVAL,
+		       "%s: marked socket: ITER_BEGIN %llu (below the floor)", fam, (unsigned long long)v);
+	}
+	rc = get_state(c.cli, &st);
+	tap_ok(!rc && st.iterations == 0 && st.bytes_per_iter == MLTCP_BYTES_PER_ITER_MIN &&
+	       st.bytes_this_iter == 4 * MLTCP_BYTES_PER_ITER_MIN,
+	       "%s: refused marks completed no iteration (iterations %u, bytes_this_iter %llu, bytes_per_iter %llu)",
+	       fam, st.iterations, (unsigned long long)st.bytes_this_iter,
+	       (unsigned long long)st.bytes_per_iter);
+	v = SIZE_OK;
+	EXPECT(set_raw(c.cli, MLTCP_SO_BYTES_PER_ITER, &v, 8), 0, "%s: BYTES_PER_ITER %d again", fam, SIZE_OK);
+	v = MLTCP_BYTES_PER_ITER_MIN;
+	EXPECT(set_raw(c.cli, MLTCP_SO_BYTES_PER_ITER, &v, 8), 0, "%s: BYTES_PER_ITER %llu (the floor)",
+	       fam, (unsigned long long)v);
+	rc = get_state(c.cli, &st);
+	tap_ok(!rc && st.bytes_per_iter == MLTCP_BYTES_PER_ITER_MIN,
+	       "%s: BYTES_PER_ITER %d accepted (bytes_per_iter %llu)", fam, MLTCP_BYTES_PER_ITER_MIN,
+	       (unsigned long long)st.bytes_per_iter);
+	v = 0;
+	EXPECT(set_raw(c.cli, MLTCP_SO_BYTES_PER_ITER, &v, 8), 0, "%s: BYTES_PER_ITER 0", fam);
+	rc = get_state(c.cli, &st);
+	tap_ok(!rc && st.bytes_per_iter == 0 &&
+	       !(st.flags & (MLTCP_INFO_F_SIZE_GIVEN | MLTCP_INFO_F_BOUNDS_GIVEN)),
+	       "%s: BYTES_PER_ITER 0 still drops the hints (bytes_per_iter %llu, flags %#x)", fam,
+	       (unsigned long long)st.bytes_per_iter, st.flags);
+	conn_close(&c);
+
+	/* before connect() too: the value is checked before anything else */
+	fd = socket(family, SOCK_STREAM, 0);
+	setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, ALGO, strlen(ALGO));
+	v = MLTCP_BYTES_PER_ITER_MIN - 1;
+	EXPECT(set_raw(fd, MLTCP_SO_BYTES_PER_ITER, &v, 8), EINVAL,
+	       "%s: unconnected socket on %s: BYTES_PER_ITER %llu", fam, ALGO, (unsigned long long)v);
+	v = MLTCP_BYTES_PER_ITER_MIN;
+	EXPECT(set_raw(fd, MLTCP_SO_BYTES_PER_ITER, &v, 8), 0,
+	       "%s: unconnected socket on %s: BYTES_PER_ITER %llu", fam, ALGO, (unsigned long long)v);
+	close(fd);
+}
+
+/*
+ * The IPv4 layer knows no level SOL_IPV6: on an IPv4 socket the options
+ * never reach MLTCP there.  setsockopt fails with ENOPROTOOPT and
+ * getsockopt with EOPNOTSUPP (ip_setsockopt() and do_ip_getsockopt()
+ * refuse any level but SOL_IP), and nothing changes.
+ */
+static void ipv4_at_sol_ipv6(void)
+{
+	uint64_t v = SIZE_OK, w = 2 * SIZE_OK;
+	uint32_t tb = 512, ver;
+	struct mltcp_info st;
+	socklen_t len;
+	struct conn c;
+
+	if (conn_open(&c, AF_INET, ALGO) < 0) {
+		tap_ok(false, "v4 at SOL_IPV6: MLTCP connection: %s", strerror(errno));
+		return;
+	}
+	EXPECT(set_raw(c.cli, MLTCP_SO_BYTES_PER_ITER, &v, 8), 0, "v4: BYTES_PER_ITER %d", SIZE_OK);
+	level = SOL_IPV6;
+	EXPECT(set_raw(c.cli, MLTCP_SO_BYTES_PER_ITER, &w, 8), ENOPROTOOPT,
+	       "v4 socket at level SOL_IPV6: BYTES_PER_ITER");
+	EXPECT(set_raw(c.cli, MLTCP_SO_ITER_BEGIN, &w, 8), ENOPROTOOPT,
+	       "v4 socket at level SOL_IPV6: ITER_BEGIN");
+	EXPECT(set_raw(c.cli, MLTCP_SO_TIEBREAK, &tb, 4), ENOPROTOOPT,
+	       "v4 socket at level SOL_IPV6: TIEBREAK");
+	len = sizeof(st);
+	EXPECT(get_raw(c.cli, MLTCP_SO_INFO, &st, &len), EOPNOTSUPP,
+	       "v4 socket at level SOL_IPV6: INFO");
+	len = sizeof(ver);
+	EXPECT(get_raw(c.cli, MLTCP_SO_ABI_VERSION, &ver, &len), EOPNOTSUPP,
+	       "v4 socket at level SOL_IPV6: ABI_VERSION");
+	level = MLTCP_SOL;
+	tap_ok(get_state(c.cli, &st) == 0 && st.bytes_per_iter == SIZE_OK &&
+	       st.flags == MLTCP_INFO_F_SIZE_GIVEN,
+	       "v4 socket: the calls at SOL_IPV6 changed nothing (bytes_per_iter %llu, flags %#x)",
+	       (unsigned long long)st.bytes_per_iter, st.flags);
+	conn_close(&c);
 }
 
 static void unix_tests(void)
@@ -236,7 +394,7 @@ static void unix_tests(void)
 		return;
 	/* the kernel never asks MLTCP; libmltcp reports ENOPROTOOPT */
 	errno = 0;
-	mltcp_set_bytes_per_iter(sv[0], 1);
+	mltcp_set_bytes_per_iter(sv[0], SIZE_OK);
 	EXPECT(errno, ENOPROTOOPT, "unix socket via libmltcp: set_bytes_per_iter");
 	errno = 0;
 	mltcp_get_state(sv[0], &st);
@@ -476,7 +634,14 @@ int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sockopt_tests(AF_INET);
+	floor_tests(AF_INET);
 	sockopt_tests(AF_INET6);
+	floor_tests(AF_INET6);
+	level = SOL_IPV6;
+	sockopt_tests(AF_INET6);
+	floor_tests(AF_INET6);
+	level = MLTCP_SOL;
+	ipv4_at_sol_ipv6();
 	unix_tests();
 	netlink_tests();
 	return tap_finish();

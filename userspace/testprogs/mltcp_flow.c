@@ -26,12 +26,13 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "common.h"
 
 #define MAX_FLOWS 16
 
@@ -40,21 +41,6 @@ static int usage(void)
 	fprintf(stderr, "usage: mltcp-flow sink PORT\n"
 		"       mltcp-flow send ADDR PORT ALGO FLOWS SECONDS INTERVAL_MS\n");
 	return 2;
-}
-
-static int parse_long(const char *s, long lo, long hi, long *out, const char *what)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno || v < lo || v > hi) {
-		fprintf(stderr, "mltcp-flow: bad %s '%s' (%ld..%ld)\n", what, s, lo, hi);
-		return -1;
-	}
-	*out = v;
-	return 0;
 }
 
 static void *drain(void *arg)
@@ -95,14 +81,6 @@ static int sink(unsigned short port)
 		}
 		pthread_detach(th);
 	}
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 struct flow {

@@ -1,0 +1,137 @@
+#!/bin/bash
+# A marked flow that met a long queue recovers once the link is free. A job that marks
+# its iterations (mltcp-bench --hints: MLTCP_SO_ITER_BEGIN before each compute phase,
+# tie-break 0 so that F starts each iteration at 1) first runs alone, then beside a
+# stock Reno bulk flow that holds a standing queue in the FIFO for 8 s, then alone
+# again. Read from the tracepoints of the job's socket (mltcp_restart, mltcp_yield,
+# mltcp_iteration; mltcp_ack once the bulk flow stopped), with trace_marker lines
+# where the bulk flow starts and stops:
+#   1. the job's iterations restart the window before the bulk flow starts;
+#   2. while the bulk flow runs, the job's yields run out their bound (end=bound) and
+#      the backoff climbs to 2 or more;
+#   3. after it stopped, a yield finds the link free (end=drained) within 6 yields;
+#   4. and the backoff is back at 0 within 6 yields;
+#   5. each iteration still restarts the window (mltcp_restart on all but 2 of the
+#      iterations the job completed after the stop, and at least 8 of them);
+#   6. F ramps again from the bottom once the backoff is back at 0: in some iteration
+#      F (mltcp_ack's f_q10) rises from 1.25 or less to 1.75 or more, instead of being
+#      held at the top of F (2, where a flow that takes no turns stays).
+#
+#   NS_S[0] (mltcp-bench job, marks) ──┐
+#                                      ├─ NS_RT ══ tbf 20 Mbit/s, 60 kB FIFO ══> NS_RR ──┬─ NS_R[0]
+#   NS_S[1] (iperf3 -C reno, 8 s)   ───┘                                              └─ NS_R[1]
+# 20 Mbit/s: the bulk flow must fill the FIFO under an emulated guest too (test_37).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_flows.sh"
+
+T=/sys/kernel/tracing
+RATE=20
+BULK_S=8
+PORT=5201
+tap_plan 6
+[ -x "$ML_BIN/mltcp-bench" ] || bail "mltcp-bench is built ($ML_BIN; make userspace)"
+[ -d "$T/events" ] || mount -t tracefs tracefs "$T" || bail "tracefs is mounted"
+ml_modprobe mltcp_reno || bail "load mltcp_reno"
+ml_params slope=1 intercept=1 mode=learned || bail "F = ratio + 1, mode learned"
+tmp=$(mktemp -d)
+at_exit "rm -rf $tmp"
+at_exit "echo 0 >$T/events/mltcp/enable; echo >$T/trace; echo $(cat $T/buffer_size_kb) >$T/buffer_size_kb"
+echo 4096 >$T/buffer_size_kb
+QLIMIT_BYTES=60000 dumbbell_setup $RATE tbf 2 || bail "dumbbell topology"
+
+echo >$T/trace
+for e in mltcp_restart mltcp_yield mltcp_iteration; do
+	echo 1 >"$T/events/mltcp/$e/enable" || bail "enable mltcp:$e"
+done
+"$ML_BIN/mltcp-bench" -q --no-ideal --hints --cc mltcp_reno --no-topology \
+	--snd-ns "${NS_S[0]}" --rcv-ns "${NS_R[0]}" --rcv-addr "${RCV_IP4[0]}" --port $PORT \
+	-j name=marked,compute_ms=150,bytes=250k,iterations=400,tiebreak=0 \
+	-o "$tmp/bench" >"$tmp/bench.log" 2>&1 &
+bench=$!
+at_exit "kill $bench 2>/dev/null"
+
+# count PATTERN: lines of the trace so far that match PATTERN
+count() { grep -c -- "$1" "$T/trace"; }
+for ((i = 0; i < 300; i++)); do
+	[ "$(count "mltcp_restart: sport=[0-9]* dport=$PORT ")" -ge 3 ] && break
+	kill -0 $bench 2>/dev/null || break
+	nap 0.2
+done
+n=$(count "mltcp_restart: sport=[0-9]* dport=$PORT ")
+[ "$n" -ge 3 ]
+tap_result "the marked job runs and restarts its window ($n restarts before the bulk flow)" $? ||
+	{ tail -n 20 "$tmp/bench.log" | diag_stream; bail "the marked job runs"; }
+
+echo "bulk flow starts" >$T/trace_marker
+iperf_start_server "${NS_R[1]}" || bail "iperf3 server"
+in_ns "${NS_S[1]}" iperf3 -c "${RCV_IP4[1]}" -p "$IPERF_PORT" -t $BULK_S -C reno >"$tmp/bulk.log" 2>&1
+echo "bulk flow stopped" >$T/trace_marker
+echo 1 >"$T/events/mltcp/mltcp_ack/enable" || bail "enable mltcp:mltcp_ack"
+# Enough iterations alone for the backoff to come back and F to ramp (or not).
+for ((i = 0; i < 300; i++)); do
+	[ "$(sed -n '/bulk flow stopped/,$p' "$T/trace" | grep -c "mltcp_iteration:")" -ge 12 ] && break
+	kill -0 $bench 2>/dev/null || break
+	nap 0.2
+done
+kill $bench 2>/dev/null
+wait $bench
+echo 0 >$T/events/mltcp/enable
+# the job's events (mltcp_iteration names the connection as dst=[ADDR]:PORT)
+grep -E "tracing_mark_write|dport=$PORT |dst=\[[^]]*\]:$PORT " "$T/trace" >"$tmp/trace"
+
+# yields SECTION: the job's yields in SECTION (during, after) as "end backoff" lines
+yields() {
+	awk -v want="$1" '
+		/tracing_mark_write: bulk flow starts/ { s = "during"; next }
+		/tracing_mark_write: bulk flow stopped/ { s = "after"; next }
+		s == want && /mltcp_yield:/ {
+			for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			print v["end"], v["backoff"]
+		}' "$tmp/trace"
+}
+yields during >"$tmp/during"
+yields after >"$tmp/after"
+diag "yields while the bulk flow ran (end backoff): $(tr '\n' ',' <"$tmp/during")"
+diag "yields after it stopped: $(tr '\n' ',' <"$tmp/after")"
+bounds=$(grep -c '^bound' "$tmp/during")
+deepest=$(awk 'BEGIN { m = -1 } $2 > m { m = $2 } END { print m }' "$tmp/during")
+[ "$bounds" -ge 2 ] && [ "$deepest" -ge 2 ]
+tap_result "beside the bulk flow the yields run out their bound ($bounds end=bound) and back off to $deepest (>= 2)" $?
+
+first_drained=$(awk '$1 == "drained" { print NR; exit }' "$tmp/after")
+[ -n "$first_drained" ] && [ "$first_drained" -le 6 ]
+tap_result "after the bulk flow stopped, a yield finds the link free within 6 yields (yield ${first_drained:-none})" $?
+first_zero=$(awk '$2 == 0 { print NR; exit }' "$tmp/after")
+[ -n "$first_zero" ] && [ "$first_zero" -le 6 ]
+tap_result "and the backoff is back at 0 within 6 yields (yield ${first_zero:-none})" $?
+
+read -r iters restarts < <(awk '
+	/tracing_mark_write: bulk flow stopped/ { s = 1; next }
+	s && /mltcp_iteration:/ { it++ }
+	s && /mltcp_restart:/ { r++ }
+	END { printf "%d %d\n", it, r }' "$tmp/trace")
+[ "$iters" -ge 8 ] && [ "$restarts" -ge $((iters - 2)) ]
+tap_result "after the stop each iteration restarts the window ($restarts restarts in $iters iterations, >= 8)" $?
+
+# Per iteration (restart to restart) after the first yield at backoff 0: the lowest and
+# the highest F of the job's ACKs.
+awk '
+	/tracing_mark_write: bulk flow stopped/ { s = 1; next }
+	!s { next }
+	/mltcp_yield:/ && / backoff=0$/ { zero = 1 }
+	/mltcp_restart:/ { if (n) print lo, hi, n; lo = 99999; hi = 0; n = 0; next }
+	zero && /mltcp_ack:/ {
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		f = v["f_q10"] + 0; n++
+		if (f < lo) lo = f
+		if (f > hi) hi = f
+	}
+	END { if (n) print lo, hi, n }' "$tmp/trace" >"$tmp/f"
+diag "F per iteration after the backoff came back to 0 (lowest highest acks): $(tr '\n' ',' <"$tmp/f")"
+diag "F of the ACKs after the stop: $(awk '/tracing_mark_write: bulk flow stopped/ { s = 1 }
+	s && /mltcp_ack:/ { for (i = 1; i <= NF; i++) if ($i ~ /^f_q10=/) c[substr($i, 7)]++ }
+	END { for (f in c) printf "%s x%d ", f, c[f] }' "$tmp/trace")"
+ramps=$(awk '$1 <= 1280 && $2 >= 1792' "$tmp/f" | wc -l)
+[ "$ramps" -ge 1 ]
+tap_result "F ramps again from the bottom: $ramps iterations with F from <= 1280 to >= 1792" $?
+tap_done
