@@ -298,7 +298,7 @@ static void floor_tests(int family)
 	rc = get_state(c.cli, &st);
 	tap_ok(!rc && st.bytes_per_iter == MLTCP_BYTES_PER_ITER_MIN &&
 	       (st.flags & MLTCP_INFO_F_BOUNDS_GIVEN) && st.iterations == 0,
-	       "%s: ITER_BEGIN %d set the size and marked (bytes_per_iter %llu, flags %#x, iterations %u)",
+	       "%s: ITER_BEGIN %llu set the size and marked (bytes_per_iter %llu, flags %#x, iterations %u)",
 	       fam, MLTCP_BYTES_PER_ITER_MIN, (unsigned long long)st.bytes_per_iter, st.flags,
 	       st.iterations);
 	/* after a mark, a further mark would complete an iteration: a refused one does not */
@@ -322,7 +322,7 @@ static void floor_tests(int family)
 	       fam, (unsigned long long)v);
 	rc = get_state(c.cli, &st);
 	tap_ok(!rc && st.bytes_per_iter == MLTCP_BYTES_PER_ITER_MIN,
-	       "%s: BYTES_PER_ITER %d accepted (bytes_per_iter %llu)", fam, MLTCP_BYTES_PER_ITER_MIN,
+	       "%s: BYTES_PER_ITER %llu accepted (bytes_per_iter %llu)", fam, MLTCP_BYTES_PER_ITER_MIN,
 	       (unsigned long long)st.bytes_per_iter);
 	v = 0;
 	EXPECT(set_raw(c.cli, MLTCP_SO_BYTES_PER_ITER, &v, 8), 0, "%s: BYTES_PER_ITER 0", fam);
@@ -512,6 +512,18 @@ static void netlink_tests(void)
 	nlh = nlraw_req(nl, MLTCP_CMD_SET_PARAMS, 0);
 	mnl_attr_put_u32(nlh, MLTCP_A_STAGGER, MLTCP_STAGGER_ABI_MAX + 1);
 	NL_EXPECT(nl, nlh, -ERANGE, "SET_PARAMS stagger 1025 (> 1.0)");
+
+	nlh = nlraw_req(nl, MLTCP_CMD_SET_PARAMS, 0);
+	mnl_attr_put_u32(nlh, MLTCP_A_OVERRUN, 512);
+	NL_EXPECT(nl, nlh, -EINVAL, "SET_PARAMS overrun 0.5 (below 1, not 0)");
+
+	nlh = nlraw_req(nl, MLTCP_CMD_SET_PARAMS, 0);
+	mnl_attr_put_u32(nlh, MLTCP_A_OVERRUN, 8 * 1024 + 1);
+	NL_EXPECT(nl, nlh, -ERANGE, "SET_PARAMS overrun above 8");
+
+	nlh = nlraw_req(nl, MLTCP_CMD_SET_PARAMS, 0);
+	mnl_attr_put_u8(nlh, MLTCP_A_SCOPE, MLTCP_ABI_SCOPE_HOST);
+	NL_EXPECT(nl, nlh, -EINVAL, "SET_PARAMS with a counters scope");
 
 	nlh = nlraw_req(nl, MLTCP_CMD_SET_PARAMS, 0);
 	mnl_attr_put_u8(nlh, MLTCP_A_DECREASE, 2);
