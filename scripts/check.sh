@@ -131,7 +131,7 @@ kernel_stages() {
 	if [ $built = 1 ]; then
 		start=$(date +%s)
 		KVER=$kver scripts/vm-run --kver "$kver" --modules "$kobj" \
-			--timeout "${VM_TIMEOUT:-1800}" -- selftests/run.sh 2>&1 |
+			--timeout "${VM_TIMEOUT:-2700}" -- selftests/run.sh 2>&1 |
 			tag "$kver" | tee -a "$log"
 		rc=${PIPESTATUS[0]}
 		echo "$kver selftests $(($(date +%s) - start))s" >>"$times"
