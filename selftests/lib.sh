@@ -111,6 +111,22 @@ ml_modprobe() {
 	at_exit "modprobe -r $name"
 }
 
+# ml_need_tools PROG...: sets top (the checkout), ML_BIN, ML_LIB and CTL (mltcpctl), and
+# ends the test with a failure unless mltcpctl and each PROG of ML_BIN are built.
+ml_need_tools() {
+	local p
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	ML_BIN=${ML_BIN:-$top/build/bin}
+	ML_LIB=${ML_LIB:-$top/build/lib}
+	CTL=$ML_BIN/mltcpctl
+	for p in mltcpctl "$@"; do
+		[ -x "$ML_BIN/$p" ] && continue
+		echo "1..1"
+		echo "not ok 1 - userspace tools are built in $ML_BIN (make userspace)"
+		exit 1
+	done
+}
+
 # ml_sysctl_restore KEY: puts KEY back to its current value on exit.
 ml_sysctl_restore() {
 	at_exit "sysctl -qw $1=$(sysctl -n "$1" | tr '\t' ' ' | sed 's/ /\\ /g')"

@@ -15,12 +15,7 @@
 #    per iteration.
 . "$(dirname "$0")/lib.sh"
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-ML_BIN=${ML_BIN:-$top/build/bin}
-ML_LIB=${ML_LIB:-$top/build/lib}
-CTL=$ML_BIN/mltcpctl
-[ -x "$CTL" ] && [ -x "$ML_BIN/mltcp-hold" ] ||
-	{ echo "1..1"; echo "not ok 1 - userspace tools are built in $ML_BIN (make userspace)"; exit 1; }
+ml_need_tools mltcp-hold
 
 tap_plan 20
 
