@@ -4,14 +4,14 @@
 #   make demo         two training jobs under reno/cubic/dctcp and their MLTCP versions
 #   make check        deps, build, unit tests, then every selftest inside the QEMU bench,
 #                     on each kernel of KVERS (default: Debian 12's 6.1 and 6.12)
-#   make bench        the full benchmark matrix, writes bench/RESULTS.md (and the DDP
-#                     scenarios: bench/RESULTS-ddp.md)
-#   make bench-ddp    only the PyTorch DDP scenarios, writes bench/RESULTS-ddp.md
-#   make bench-ddp-pinned  the DDP pair and mix, a CPU per job: bench/RESULTS-ddp-pinned.md
+#   make bench        the full benchmark matrix, writes lab/results/RESULTS.md (and the DDP
+#                     scenarios: lab/results/RESULTS-ddp.md)
+#   make bench-ddp    only the PyTorch DDP scenarios, writes lab/results/RESULTS-ddp.md
+#   make bench-ddp-pinned  the DDP pair and mix, a CPU per job: lab/results/RESULTS-ddp-pinned.md
 #   make unit         userspace unit tests only (cmocka, host)
 #   make native       the BPF backend's selftests on the running kernel (root; no guest)
 #   make bench-native the native benchmark grid, parity and cost with the BPF backend on
-#                     the running kernel (root; no guest), writes bench/RESULTS-native.md
+#                     the running kernel (root; no guest), writes lab/results/RESULTS-native.md
 #   make deps         install build/bench dependencies (Debian, root) and unpack the
 #                     kernel headers into the bench cache (never installed)
 #   make sparse       build the modules with sparse (C=1)
@@ -95,6 +95,7 @@ sparse: kobj
 
 userspace: bpf
 	$(MAKE) -C userspace BUILD=$(BUILD)
+	$(MAKE) -C lab/emulator BUILD=$(BUILD)
 
 # The BPF backend (bpf/): $(BUILD)/bpf/mltcp.bpf.o and its skeleton, which
 # mltcpctl embeds. Needs clang, bpftool and the running kernel's BTF.
@@ -108,6 +109,7 @@ native: userspace
 unit: userspace
 	$(MAKE) -C tests/unit BUILD=$(BUILD) run
 	$(MAKE) -C userspace BUILD=$(BUILD) test
+	$(MAKE) -C lab/emulator BUILD=$(BUILD) test
 
 # The whole test run, scripts/deps.sh first. Each stage prints TAP; scripts/tap-summary
 # adds them up and prints the closing "N passed, N failed" line.
@@ -115,35 +117,35 @@ check:
 	@mkdir -p $(BUILD)
 	@scripts/check.sh
 
-# The small condition grid (bench/grid-demo.conf): the compatible pair, exact start, on
+# The small condition grid (lab/grids/grid-demo.conf): the compatible pair, exact start, on
 # both bottleneck placements and with ECN, 3 runs per algorithm, in the guest.
 demo: deps-check
-	scripts/bench.sh demo
+	lab/scripts/bench.sh demo
 
-# The condition grid (bench/grid.conf), 10 runs per MLTCP variant and 5 per base
-# algorithm, plus single-flow goodput; writes bench/RESULTS.md (~70 min under TCG),
+# The condition grid (lab/grids/grid.conf), 10 runs per MLTCP variant and 5 per base
+# algorithm, plus single-flow goodput; writes lab/results/RESULTS.md (~70 min under TCG),
 # then the DDP stage (~75 min).
 bench: deps-check
-	scripts/bench.sh full
+	lab/scripts/bench.sh full
 
-# The native grid (bench/grid-native.conf), parity at F = 1 and CPU cost with the BPF
-# backend on the running kernel, no guest; writes bench/RESULTS-native.md (~25 min).
+# The native grid (lab/grids/grid-native.conf), parity at F = 1 and CPU cost with the BPF
+# backend on the running kernel, no guest; writes lab/results/RESULTS-native.md (~25 min).
 # Not part of `make check`: timing belongs to the benchmarks.
 bench-native: userspace
-	scripts/bench-native.sh
+	lab/scripts/bench-native.sh
 
-# The PyTorch DDP scenarios alone (bench/grid-ddp.conf, scripts/bench-ddp; `make bench`
+# The PyTorch DDP scenarios alone (lab/grids/grid-ddp.conf, lab/scripts/bench-ddp; `make bench`
 # runs them too): base, the base with no link bottleneck (a control), MLTCP learned and
-# mltcp.torch.attach(), 3 rounds; writes bench/RESULTS-ddp.md (~75 min under TCG).
+# mltcp.torch.attach(), 3 rounds; writes lab/results/RESULTS-ddp.md (~75 min under TCG).
 bench-ddp: deps-check
-	scripts/bench.sh ddp
+	lab/scripts/bench.sh ddp
 
 # The same with each job's ranks on a CPU of their own, as jobs on their own hosts,
 # through 40 Mbit/s (DDP_RATE=auto: a link sized to the job, bench-ddp --rate auto):
-# bench/grid-ddp-pinned.conf, 3 rounds of 24 iterations; writes
-# bench/RESULTS-ddp-pinned.md (~60 min under TCG).
+# lab/grids/grid-ddp-pinned.conf, 3 rounds of 24 iterations; writes
+# lab/results/RESULTS-ddp-pinned.md (~60 min under TCG).
 bench-ddp-pinned: deps-check
-	scripts/bench.sh ddp-pinned
+	lab/scripts/bench.sh ddp-pinned
 
 install: modules userspace
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) \

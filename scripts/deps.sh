@@ -24,7 +24,7 @@
 #
 # QEMU: 10.0 or later (bookworm-backports on Debian 12, whose own 7.2 is older). Under
 # QEMU 7.2's TCG, 6.12 guests died now and then in the network receive path with
-# impossible saved register frames (bench/RESULTS.md, session 17, "The 6.12 guest
+# impossible saved register frames (lab/results/RESULTS.md, session 17, "The 6.12 guest
 # crashes").
 set -euo pipefail
 
@@ -71,7 +71,7 @@ pkgs=(
 	build-essential bc kmod cpio xz-utils busybox-static
 	iproute2 iputils-ping iperf3 jq procps util-linux ethtool python3
 	pkg-config libcmocka-dev libmnl-dev sparse gnuplot-nox
-	# PyTorch DDP over gloo: mltcp.torch tests, selftests/long/ddp_*, scripts/bench-ddp
+	# PyTorch DDP over gloo: mltcp.torch tests, lab/ddp-checks/ddp_*, lab/scripts/bench-ddp
 	python3-torch
 	# Debian packages and DKMS (scripts/check-packages.sh)
 	dpkg-dev debhelper dh-dkms dkms dh-python lintian

@@ -27,7 +27,7 @@ rc=$?
 result "the guest boots kernel $kver and runs a command" $?
 
 # scripts/deps.sh installs QEMU 10 or later: 6.12 guests under 7.2's TCG crashed now
-# and then (bench/RESULTS.md), and every figure names the emulator that made it.
+# and then (lab/results/RESULTS.md), and every figure names the emulator that made it.
 qemu=$(sed -n 's/^vm-run: QEMU emulator version \([0-9]*\)\..*/\1/p' "$out")
 [ "${qemu:-0}" -ge 10 ]
 result "vm-run names its emulator, QEMU ${qemu:-?} (10 or later, as scripts/deps.sh installs)" $?
@@ -40,7 +40,7 @@ vm -- sh -c 'exit 7'
 [ $? = 7 ]
 result "the command's exit status comes back from the guest" $?
 
-vm -- env MLTCP_SELFTEST_DIR="$top/tests/bench/fixtures" selftests/run.sh
+vm -- env MLTCP_SELFTEST_DIR="$top/lab/tests/fixtures" selftests/run.sh
 rc=$?
 [ $rc = 1 ] && grep -q '^not ok - test_exits_1 exited 1' "$out"
 result "a guest test that exits 1 without TAP fails the selftest run" $?

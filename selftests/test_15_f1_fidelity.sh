@@ -17,7 +17,7 @@
 # of alpha (stock dctcp alone: 162-188 after the RTO over 8 runs in 4 boots);
 # retransmissions, a count, also to twice its counting noise, 2 * sqrt(stock median)
 # (two runs of each cannot resolve less: 48/46 stock vs 48/59 mltcp was seen).
-# The table is printed as "# |" lines (bench/FIDELITY.md).
+# The table is printed as "# |" lines (lab/results/FIDELITY.md).
 #
 #   NS_S[0] ══ N flows ══ NS_RT ══ tbf 10 Mbit/s [+ RED ECN] ══> NS_RR ─(blackout)─ NS_R[0] ─(netem 10 ms)─> ACKs
 . "$(dirname "$0")/lib.sh"

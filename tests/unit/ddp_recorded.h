@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Send patterns recorded in the guest (tracepoint mltcp:mltcp_gap) from the
- * gloo sockets of selftests/long/ddp_learned.sh's job: 2 ranks, 20 training
+ * gloo sockets of lab/ddp-checks/ddp_learned.sh's job: 2 ranks, 20 training
  * iterations, --fwd-ms 150 --bwd-ms 300, 1, 4 and 8 DDP buckets (--layers 1,
  * 4, 8 of 1 MB), loopback at MTU 1500, under TCG (so about 0.7, 1.9 and 3.6 s
  * per iteration), two runs.  One entry per idle gap the learner met: the
@@ -11,7 +11,7 @@
  * iteration, rank 1 receives it.  The comment on each says what the
  * learner before the fix of setup gaps and slow first iterations counted
  * (the training loop ran 20 iterations).  Recorded with
- * scripts/ddp-record-gaps in the guest, converted by scripts/ddp-gaps-to-c.
+ * lab/scripts/ddp-record-gaps in the guest, converted by lab/scripts/ddp-gaps-to-c.
  */
 struct rec_gap {
 	unsigned int gap_ms;

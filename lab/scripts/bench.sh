@@ -1,0 +1,188 @@
+#!/bin/bash
+# `make demo` and `make bench`: boot the bench guest, run the condition grid under the
+# base algorithms and their MLTCP versions (mltcp-bench --runs: a verdict per run), and
+# report success rates, convergence and the issue-8 targets.
+#
+#   lab/scripts/bench.sh demo     lab/grids/grid-demo.conf: the compatible pair, exact start, on
+#                             both placements and with ECN, 3 runs per algorithm; table
+#   lab/scripts/bench.sh full     lab/grids/grid.conf (10 runs per MLTCP variant, 5 per base
+#                             algorithm, 30 iterations) plus single-flow goodput;
+#                             writes lab/results/RESULTS.md (~70 min under TCG), then
+#                             the DDP stage (~75 min)
+#   lab/scripts/bench.sh ddp      only the PyTorch DDP scenarios (lab/grids/grid-ddp.conf,
+#                             lab/scripts/bench-ddp; `full` runs them too, after the grid);
+#                             writes lab/results/RESULTS-ddp.md (~75 min under TCG)
+#   lab/scripts/bench.sh ddp-pinned   the DDP scenarios of lab/grids/grid-ddp-pinned.conf with
+#                             each job's ranks on a CPU of their own (bench-ddp --pin
+#                             job) through 40 Mbit/s (DDP_RATE: Mbit/s, or auto, a
+#                             link sized to the job); writes lab/results/RESULTS-ddp-pinned.md
+#                             (~60 min under TCG)
+#   lab/scripts/bench.sh report DIR   tables, targets and plots of an earlier run again
+#                             (and lab/results/RESULTS.md if DIR is a full run)
+#
+# Environment: RUNS_MLTCP, RUNS_BASE, ITERATIONS override the run counts; CELLS="a b"
+# picks grid cells; RESULTS= the output directory (default results/<mode>-<UTC time>/).
+# DDP_RUNS (3), DDP_ITERS (40) and DDP_SCENARIOS="a b" do the same for the DDP stage;
+# DDP_RATE (40) is ddp-pinned's bottleneck, in Mbit/s or auto.
+# Needs root (the guest shares / over 9p); everything else is installed by `make deps`.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+cd "$top"
+mode=${1:-demo}
+status=0
+
+# ddp_stage DIR [VARIANT BENCH-DDP-OPTIONS...]: the PyTorch DDP scenarios of
+# lab/grids/grid-ddp[-VARIANT].conf in one guest, their table and plots; with every
+# scenario (no DDP_SCENARIOS), lab/results/RESULTS-ddp[-VARIANT].md (make bench-ddp[-VARIANT]).
+ddp_stage() {
+	local out=$1 name=ddp${2:+-$2} rc=0
+	local grid=lab/grids/grid-$name.conf
+	shift $(($# < 2 ? $# : 2))
+	/usr/bin/python3 -c 'import torch' 2>/dev/null ||
+		{ echo "bench: python3-torch is missing (make deps)" >&2; status=1; return; }
+	mkdir -p "$out"
+	# shellcheck disable=SC2086
+	scripts/vm-run --rw "$out" --timeout 7200 -- lab/scripts/bench-ddp -g "$grid" "$@" \
+		-n "${DDP_RUNS:-3}" -i "${DDP_ITERS:-40}" "$out" ${DDP_SCENARIOS:-} || rc=$?
+	# the run writes ddp.md; it is missing only if the run stopped early
+	[ -f "$out/ddp.tsv" ] || { status=1; return; }
+	[ -f "$out/ddp.md" ] || lab/scripts/bench-ddp --report "$out" >"$out/ddp.md" || rc=1
+	lab/scripts/bench-ddp --plot "$out" >>"$out/plot.log" 2>&1 ||
+		echo "bench: plotting $out failed, see $out/plot.log" >&2
+	[ $rc = 0 ] || status=1
+	[ -n "${DDP_SCENARIOS:-}" ] && return
+	local env=$out/env.txt
+	{
+		echo "# MLTCP with PyTorch DDP: benchmark results"
+		echo
+		echo "Measured $(sed -n 's/^date=//p' "$env") on kernel $(sed -n 's/^kernel=//p' "$env")"
+		echo "($(sed -n 's/^cpus=//p' "$env") vCPUs, TCG guest) in $(($(sed -n 's/^elapsed=//p' "$env") / 60)) minutes:"
+		echo "the scenarios of \`$grid\`, $(sed -n 's/^runs=//p' "$env") rounds each of"
+		echo "$(sed -n 's/^base=//p' "$env") (the base), the base with no link bottleneck (unshaped, a control),"
+		echo "$(sed -n 's/^mltcp=//p' "$env") learned (the jobs unmodified) and"
+		echo "$(sed -n 's/^mltcp=//p' "$env") attached (\`mltcp.torch.attach()\`), $(sed -n 's/^iters=//p' "$env") training iterations per job,"
+		echo "every job's first iteration released at the same instant, through a router's"
+		echo "$(sed -n 's/^rate_mbit=//p' "$env") Mbit/s tbf FIFO in each direction. Reproduce with:"
+		echo
+		echo "    ${DDP_RUNS:+DDP_RUNS=$DDP_RUNS }${DDP_ITERS:+DDP_ITERS=$DDP_ITERS }${DDP_RATE:+DDP_RATE=$DDP_RATE }make bench-$name        # = lab/scripts/bench.sh $name${*:+ (bench-ddp $*)}"
+		echo
+		echo "Each job: examples/pytorch/ddp_train.py, two ranks (one per side), gloo, sized on"
+		echo "this machine where its line gives a --comm-share (its forward time set so that its"
+		echo "backward pass, the window in which it communicates, is that share of its iteration"
+		echo "alone; the share reached is printed beside the ideal). A job's"
+		echo "time is its mean iteration time over the last half of the run, from the training"
+		echo "loop's own clock; the ideal is the same job alone in the same boot (base"
+		echo "algorithm). A run converges when its worst job is at most 1.10x its ideal."
+		echo "\"base / mode\" is the base's median worst-job ratio over the mode's; the last"
+		echo "column: each run's drops at the bottleneck, TCP segments retransmitted, timeouts"
+		echo "and the share of the guest's CPUs busy over the run (medians). Plots:"
+		echo "\`lab/scripts/bench-ddp --plot DIR\` (DIR/plots/SCENARIO.svg, the first round)."
+		echo
+		echo "## Scenarios"
+		echo
+		sed '/^## Targets/,$d' "$out/ddp.md"
+		sed -n '/^## Targets/,$p' "$out/ddp.md"
+	} >"$top/lab/results/RESULTS-$name.md"
+}
+if [ "$mode" = report ]; then
+	res=$(cd "${2:?usage: lab/scripts/bench.sh report DIR}" && pwd)
+	[ -f "$res/goodput.csv" ] && mode=full
+else
+	case $mode in
+	demo)
+		grid=lab/grids/grid-demo.conf runs_m=${RUNS_MLTCP:-3} runs_b=${RUNS_BASE:-3}
+		timeout=1800
+		;;
+	full)
+		grid=lab/grids/grid.conf runs_m=${RUNS_MLTCP:-10} runs_b=${RUNS_BASE:-5}
+		timeout=10800
+		;;
+	ddp | ddp-pinned) ;;
+	*)
+		echo "usage: lab/scripts/bench.sh demo|full|ddp|ddp-pinned|report DIR" >&2
+		exit 2
+		;;
+	esac
+	stamp=$(date -u +%Y%m%d-%H%M%S)
+	res=${RESULTS:-$top/results/$mode-$stamp}
+	mkdir -p "$res"
+	res=$(cd "$res" && pwd)
+	export KVER=${KVER:-$(scripts/default-kver)}
+
+	echo "bench: building modules and tools for $KVER" >&2
+	make --no-print-directory -s modules userspace >"$res/build.log" 2>&1 ||
+		{ tail -n 30 "$res/build.log" >&2; exit 1; }
+	if [ "$mode" = ddp ] || [ "$mode" = ddp-pinned ]; then
+		if [ "$mode" = ddp ]; then
+			ddp_stage "$res/ddp"
+		else
+			# a job to a CPU, as jobs on their own hosts; 40 Mbit/s, where CUBIC
+			# loses in lockstep; DDP_RATE=auto sizes the link below the rate a job
+			# averages over its window (bench/ANALYSIS.md, "Six more boots")
+			DDP_ITERS=${DDP_ITERS:-24}     # ~2.5-4.5 s iterations here
+			ddp_stage "$res/ddp" pinned --pin job --rate "${DDP_RATE:-40}"
+		fi
+		cat "$res/ddp/ddp.md" 2>/dev/null
+		echo "results, records and plots: $res/ddp"
+		exit $status
+	fi
+
+	# A failed cell still leaves the others' results: report them, then fail.
+	# shellcheck disable=SC2086
+	gridcmd="lab/scripts/bench-grid -g $grid -m $runs_m -b $runs_b -i ${ITERATIONS:-30} '$res' ${CELLS:-}"
+	[ "$mode" = full ] &&
+		gridcmd="$gridcmd; m=\$?; lab/scripts/bench-goodput -n 3 -c 10 '$res' && exit \$m"
+	scripts/vm-run --rw "$res" --timeout "$timeout" -- bash -c "$gridcmd" || status=$?
+	[ "$mode" = full ] && ddp_stage "$res/ddp"
+fi
+
+[ -f "$res/goodput.csv" ] && lab/scripts/bench-goodput-table "$res/goodput.csv" >"$res/goodput.md"
+lab/scripts/bench-grid-table "$res" $([ -f "$res/goodput.md" ] && echo "$res/goodput.md") \
+	>"$res/table.md" || status=1
+for d in "$res"/*/*/run1; do
+	[ -d "$d" ] || continue
+	lab/scripts/bench-plot -o "$(dirname "$d")/plots" "$d" >>"$res/plot.log" 2>&1 ||
+		echo "bench: plotting $(dirname "$d") failed, see $res/plot.log" >&2
+done
+
+if [ "$mode" = full ]; then
+	env=$res/env.txt
+	{
+		echo "# MLTCP benchmark results"
+		echo
+		echo "Measured $(sed -n 's/^date=//p' "$env") on kernel $(sed -n 's/^kernel=//p' "$env")"
+		echo "($(sed -n 's/^cpus=//p' "$env") vCPUs, $(sed -n 's/^virt=//p' "$env")) in"
+		echo "$(($(sed -n 's/^elapsed=//p' "$env") / 60)) minutes: the condition grid"
+		echo "\`lab/grids/grid.conf\`, $(sed -n 's/^runs_mltcp=//p' "$env") runs per MLTCP variant and"
+		echo "$(sed -n 's/^runs_base=//p' "$env") per base algorithm, $(sed -n 's/^iterations=//p' "$env") iterations a run, every job"
+		echo "released by one barrier (exact start) unless the cell says otherwise. Reproduce with:"
+		echo
+		echo "    make bench            # = lab/scripts/bench.sh full"
+		echo
+		echo "A run converges when its worst job's mean iteration time over the last half of the"
+		echo "run is at most 1.10x its ideal (the job alone on the same bottleneck, measured once"
+		echo "per cell and algorithm). Column meanings: \`lab/scripts/bench-grid-table\`; what was cut"
+		echo "from the grid to fit the time budget: the header of \`lab/grids/grid.conf\`."
+		echo
+		echo "## Condition grid"
+		echo
+		sed '/^## Targets/,$d' "$res/table.md"
+		if [ -f "$res/goodput.md" ]; then
+			echo "## Single flow"
+			echo
+			cat "$res/goodput.md"
+			echo
+		fi
+		sed -n '/^## Targets/,$p' "$res/table.md"
+	} >"$top/lab/results/RESULTS.md"
+fi
+
+echo
+cat "$res/table.md"
+[ -f "$res/goodput.md" ] && { echo; cat "$res/goodput.md"; }
+[ -f "$res/ddp/ddp.md" ] && { echo; cat "$res/ddp/ddp.md"; }
+echo
+echo "results, records and plots: $res"
+[ $status = 0 ] || echo "bench: some runs failed (exit $status), see above" >&2
+exit $status
