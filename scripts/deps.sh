@@ -24,8 +24,7 @@
 #
 # QEMU: 10.0 or later (bookworm-backports on Debian 12, whose own 7.2 is older). Under
 # QEMU 7.2's TCG, 6.12 guests died now and then in the network receive path with
-# impossible saved register frames (lab/results/RESULTS.md, session 17, "The 6.12 guest
-# crashes").
+# impossible saved register frames.
 set -euo pipefail
 
 # Kernel image and headers packages dpkg knows in any state but not-installed.

@@ -9,7 +9,7 @@
 # higher on average; on every other ACK F is 1 (before the iteration's first send after
 # its compute, past its overrun) or the top, 2 (a flow that takes no turns).
 # Whether the pair then interleaves is a timing question the benchmark answers with
-# success rates over many runs (make bench, bench/ANALYSIS.md); this run's outcome is
+# success rates over many runs (make -C lab grid); this run's outcome is
 # only reported here, not asserted.
 #
 #   mltcp-bench's dumbbell: 2 senders ── router ══ tbf 100 Mbit/s FIFO ══> switch ── 2 receivers

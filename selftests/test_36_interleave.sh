@@ -12,9 +12,8 @@
 #      overlap below 10%) by iteration 15, and at least 3 runs converge
 #      (mltcp-bench's verdict: the worst job's mean over the last half within 1.10x
 #      its ideal).
-# Measured in this cell (bench/ANALYSIS.md): the first interleaved iteration was 2-9
-# in 10 of 10 runs, 10/10 runs converged, and one run of this test's own 5 missed the
-# verdict at 1.1003. Stock reno interleaved in 0 of 5 runs there. The thresholds leave
+# In this cell (lab/results/RESULTS.md, pair-router-1bdp) the jobs left lockstep by
+# iteration 6-7 and converged in 9 or 10 of 10 runs; stock Reno rarely interleaves there. The thresholds leave
 # room for a noisy TCG guest (a run's verdict can miss by a sleep overshoot) without
 # accepting a pair that stays in lockstep.
 #

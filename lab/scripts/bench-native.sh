@@ -1,6 +1,6 @@
 #!/bin/bash
 # `make bench-native`: the benchmark on the running kernel with the BPF backend, no
-# guest (issue 10 items 4 and 5). Loads the backend (`mltcpctl bpf load`; one left
+# guest. Loads the backend (`mltcpctl bpf load`; one left
 # loaded is unloaded first, and it is unloaded again at the end), runs the native
 # condition grid (lab/grids/grid-native.conf) with lab/scripts/bench-grid, then parity at F = 1
 # and CPU cost with lab/scripts/bench-native-cost, and writes lab/results/RESULTS-native.md: the

@@ -119,7 +119,7 @@ else
 		else
 			# a job to a CPU, as jobs on their own hosts; 40 Mbit/s, where CUBIC
 			# loses in lockstep; DDP_RATE=auto sizes the link below the rate a job
-			# averages over its window (bench/ANALYSIS.md, "Six more boots")
+			# averages over its window (lab/grids/grid-ddp-pinned.conf)
 			DDP_ITERS=${DDP_ITERS:-24}     # ~2.5-4.5 s iterations here
 			ddp_stage "$res/ddp" pinned --pin job --rate "${DDP_RATE:-40}"
 		fi
