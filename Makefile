@@ -2,16 +2,12 @@
 #
 #   make              build the kernel modules (for KVER) and the userspace tools
 #   make demo         two training jobs under reno/cubic/dctcp and their MLTCP versions
+#                     (= make -C lab demo; `make -C lab` lists every benchmark)
 #   make check        deps, build, unit tests, then every selftest inside the QEMU bench,
 #                     on each kernel of KVERS (default: Debian 12's 6.1 and 6.12)
-#   make bench        the full benchmark matrix, writes lab/results/RESULTS.md (and the DDP
-#                     scenarios: lab/results/RESULTS-ddp.md)
-#   make bench-ddp    only the PyTorch DDP scenarios, writes lab/results/RESULTS-ddp.md
-#   make bench-ddp-pinned  the DDP pair and mix, a CPU per job: lab/results/RESULTS-ddp-pinned.md
+#   make bench        the condition grid, then the DDP scenarios (lab/scripts/bench.sh full)
 #   make unit         userspace unit tests only (cmocka, host)
 #   make native       the BPF backend's selftests on the running kernel (root; no guest)
-#   make bench-native the native benchmark grid, parity and cost with the BPF backend on
-#                     the running kernel (root; no guest), writes lab/results/RESULTS-native.md
 #   make deps         install build/bench dependencies (Debian, root) and unpack the
 #                     kernel headers into the bench cache (never installed)
 #   make sparse       build the modules with sparse (C=1)
@@ -52,7 +48,6 @@ export VM_TIMEOUT
 export BUILD
 
 .PHONY: all kdir kobj modules userspace unit check deps deps-check sparse install clean demo bench bpf native
-.PHONY: bench-native bench-ddp bench-ddp-pinned
 .PHONY: dkms-src dkms-install dkms-remove
 
 all: modules userspace
@@ -104,7 +99,7 @@ bpf:
 
 # The native stage of `make check` alone: the BPF backend on the running kernel (root).
 native: userspace
-	selftests/native/run.sh
+	selftests/bpf/run.sh
 
 unit: userspace
 	$(MAKE) -C tests/unit BUILD=$(BUILD) run
@@ -117,35 +112,13 @@ check:
 	@mkdir -p $(BUILD)
 	@scripts/check.sh
 
-# The small condition grid (lab/grids/grid-demo.conf): the compatible pair, exact start, on
-# both bottleneck placements and with ECN, 3 runs per algorithm, in the guest.
+# The benchmarks live in lab/ (`make -C lab` says which answers which question); these
+# two are kept here because they are the ones a newcomer asks for.
 demo: deps-check
-	lab/scripts/bench.sh demo
+	$(MAKE) -C lab demo
 
-# The condition grid (lab/grids/grid.conf), 10 runs per MLTCP variant and 5 per base
-# algorithm, plus single-flow goodput; writes lab/results/RESULTS.md (~70 min under TCG),
-# then the DDP stage (~75 min).
 bench: deps-check
 	lab/scripts/bench.sh full
-
-# The native grid (lab/grids/grid-native.conf), parity at F = 1 and CPU cost with the BPF
-# backend on the running kernel, no guest; writes lab/results/RESULTS-native.md (~25 min).
-# Not part of `make check`: timing belongs to the benchmarks.
-bench-native: userspace
-	lab/scripts/bench-native.sh
-
-# The PyTorch DDP scenarios alone (lab/grids/grid-ddp.conf, lab/scripts/bench-ddp; `make bench`
-# runs them too): base, the base with no link bottleneck (a control), MLTCP learned and
-# mltcp.torch.attach(), 3 rounds; writes lab/results/RESULTS-ddp.md (~75 min under TCG).
-bench-ddp: deps-check
-	lab/scripts/bench.sh ddp
-
-# The same with each job's ranks on a CPU of their own, as jobs on their own hosts,
-# through 40 Mbit/s (DDP_RATE=auto: a link sized to the job, bench-ddp --rate auto):
-# lab/grids/grid-ddp-pinned.conf, 3 rounds of 24 iterations; writes
-# lab/results/RESULTS-ddp-pinned.md (~60 min under TCG).
-bench-ddp-pinned: deps-check
-	lab/scripts/bench.sh ddp-pinned
 
 install: modules userspace
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) \

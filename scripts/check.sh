@@ -108,7 +108,7 @@ say "# ===== scripts/deps.sh refuses kernel packages (stand-in apt and dpkg, hos
 stream scripts/test-deps.sh || true
 say "# ===== native: the BPF backend on this machine's kernel, $(uname -r) (no guest)"
 start=$(date +%s)
-selftests/native/run.sh 2>&1 |
+selftests/bpf/run.sh 2>&1 |
 	sed -u -E 's/^([[:space:]]*(not )?ok)( [0-9]+)?( -)?( |$)/\1\3 - [native] /' | tee -a "$log"
 echo "native BPF $(($(date +%s) - start))s" >>"$times"
 say "# ===== bench self-test (runner failure paths), kernel ${kvers[0]}"

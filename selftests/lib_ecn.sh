@@ -1,7 +1,7 @@
 #!/bin/bash
 # `mltcpctl attach CGROUP mltcp_dctcp` checked on the wire, with either backend: the
 # SYN asks for ECN, data carries ECT only where ECN was negotiated, and each connection
-# runs DCTCP or its no-ECN fallback (selftests/native/test_05 for the BPF backend,
+# runs DCTCP or its no-ECN fallback (selftests/bpf/test_05 for the BPF backend,
 # selftests/test_19 for the modules). Source after lib.sh, once dumbbell_setup ran
 # (NS_S[0], NS_R[0], RCV_IP4[0]); MLTCPCTL is the mltcpctl to use.
 

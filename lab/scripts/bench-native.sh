@@ -1,5 +1,5 @@
 #!/bin/bash
-# `make bench-native`: the benchmark on the running kernel with the BPF backend, no
+# `make -C lab native`: the benchmark on the running kernel with the BPF backend, no
 # guest. Loads the backend (`mltcpctl bpf load`; one left
 # loaded is unloaded first, and it is unloaded again at the end), runs the native
 # condition grid (lab/grids/grid-native.conf) with lab/scripts/bench-grid, then parity at F = 1

@@ -1,14 +1,15 @@
 #!/bin/bash
-# `make demo` and `make bench`: boot the bench guest, run the condition grid under the
-# base algorithms and their MLTCP versions (mltcp-bench --runs: a verdict per run), and
-# report success rates, convergence and the issue-8 targets.
+# The guest benchmarks of `make -C lab` (and `make demo`, `make bench`): boot the bench
+# guest, run a condition grid under the base algorithms and their MLTCP versions
+# (mltcp-bench --runs: a verdict per run), and report success rates, convergence and
+# the grid's targets.
 #
 #   lab/scripts/bench.sh demo     lab/grids/grid-demo.conf: the compatible pair, exact start, on
 #                             both placements and with ECN, 3 runs per algorithm; table
-#   lab/scripts/bench.sh full     lab/grids/grid.conf (10 runs per MLTCP variant, 5 per base
+#   lab/scripts/bench.sh grid     lab/grids/grid.conf (10 runs per MLTCP variant, 5 per base
 #                             algorithm, 30 iterations) plus single-flow goodput;
-#                             writes lab/results/RESULTS.md (~70 min under TCG), then
-#                             the DDP stage (~75 min)
+#                             writes lab/results/RESULTS.md (~70 min under TCG)
+#   lab/scripts/bench.sh full     grid, then the DDP stage (~75 min)
 #   lab/scripts/bench.sh ddp      only the PyTorch DDP scenarios (lab/grids/grid-ddp.conf,
 #                             lab/scripts/bench-ddp; `full` runs them too, after the grid);
 #                             writes lab/results/RESULTS-ddp.md (~75 min under TCG)
@@ -18,7 +19,7 @@
 #                             link sized to the job); writes lab/results/RESULTS-ddp-pinned.md
 #                             (~60 min under TCG)
 #   lab/scripts/bench.sh report DIR   tables, targets and plots of an earlier run again
-#                             (and lab/results/RESULTS.md if DIR is a full run)
+#                             (and lab/results/RESULTS.md if DIR is a grid run)
 #
 # Environment: RUNS_MLTCP, RUNS_BASE, ITERATIONS override the run counts; CELLS="a b"
 # picks grid cells; RESULTS= the output directory (default results/<mode>-<UTC time>/).
@@ -65,7 +66,7 @@ ddp_stage() {
 		echo "every job's first iteration released at the same instant, through a router's"
 		echo "$(sed -n 's/^rate_mbit=//p' "$env") Mbit/s tbf FIFO in each direction. Reproduce with:"
 		echo
-		echo "    ${DDP_RUNS:+DDP_RUNS=$DDP_RUNS }${DDP_ITERS:+DDP_ITERS=$DDP_ITERS }${DDP_RATE:+DDP_RATE=$DDP_RATE }make bench-$name        # = lab/scripts/bench.sh $name${*:+ (bench-ddp $*)}"
+		echo "    ${DDP_RUNS:+DDP_RUNS=$DDP_RUNS }${DDP_ITERS:+DDP_ITERS=$DDP_ITERS }${DDP_RATE:+DDP_RATE=$DDP_RATE }make -C lab $name        # = lab/scripts/bench.sh $name${*:+ (bench-ddp $*)}"
 		echo
 		echo "Each job: examples/pytorch/ddp_train.py, two ranks (one per side), gloo, sized on"
 		echo "this machine where its line gives a --comm-share (its forward time set so that its"
@@ -87,20 +88,20 @@ ddp_stage() {
 }
 if [ "$mode" = report ]; then
 	res=$(cd "${2:?usage: lab/scripts/bench.sh report DIR}" && pwd)
-	[ -f "$res/goodput.csv" ] && mode=full
+	[ -f "$res/goodput.csv" ] && mode=grid
 else
 	case $mode in
 	demo)
 		grid=lab/grids/grid-demo.conf runs_m=${RUNS_MLTCP:-3} runs_b=${RUNS_BASE:-3}
 		timeout=1800
 		;;
-	full)
+	grid | full)
 		grid=lab/grids/grid.conf runs_m=${RUNS_MLTCP:-10} runs_b=${RUNS_BASE:-5}
 		timeout=10800
 		;;
 	ddp | ddp-pinned) ;;
 	*)
-		echo "usage: lab/scripts/bench.sh demo|full|ddp|ddp-pinned|report DIR" >&2
+		echo "usage: lab/scripts/bench.sh demo|grid|full|ddp|ddp-pinned|report DIR" >&2
 		exit 2
 		;;
 	esac
@@ -131,7 +132,7 @@ else
 	# A failed cell still leaves the others' results: report them, then fail.
 	# shellcheck disable=SC2086
 	gridcmd="lab/scripts/bench-grid -g $grid -m $runs_m -b $runs_b -i ${ITERATIONS:-30} '$res' ${CELLS:-}"
-	[ "$mode" = full ] &&
+	[ "$mode" != demo ] &&
 		gridcmd="$gridcmd; m=\$?; lab/scripts/bench-goodput -n 3 -c 10 '$res' && exit \$m"
 	scripts/vm-run --rw "$res" --timeout "$timeout" -- bash -c "$gridcmd" || status=$?
 	[ "$mode" = full ] && ddp_stage "$res/ddp"
@@ -146,7 +147,7 @@ for d in "$res"/*/*/run1; do
 		echo "bench: plotting $(dirname "$d") failed, see $res/plot.log" >&2
 done
 
-if [ "$mode" = full ]; then
+if [ "$mode" = full ] || [ "$mode" = grid ]; then
 	env=$res/env.txt
 	{
 		echo "# MLTCP benchmark results"
@@ -158,7 +159,7 @@ if [ "$mode" = full ]; then
 		echo "$(sed -n 's/^runs_base=//p' "$env") per base algorithm, $(sed -n 's/^iterations=//p' "$env") iterations a run, every job"
 		echo "released by one barrier (exact start) unless the cell says otherwise. Reproduce with:"
 		echo
-		echo "    make bench            # = lab/scripts/bench.sh full"
+		echo "    make -C lab grid      # = lab/scripts/bench.sh grid"
 		echo
 		echo "A run converges when its worst job's mean iteration time over the last half of the"
 		echo "run is at most 1.10x its ideal (the job alone on the same bottleneck, measured once"

@@ -10,7 +10,7 @@
 #    working.
 # No network topology: one loopback flow.
 #
-#   sudo selftests/native/clash.sh     (modules built in the checkout: make modules)
+#   sudo selftests/bpf/clash.sh     (modules built in the checkout: make modules)
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib_native.sh"
 

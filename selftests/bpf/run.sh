@@ -1,10 +1,10 @@
 #!/bin/bash
 # The native stage of `make check`: the BPF backend (bpf/, `mltcpctl bpf`) on the
-# running kernel, no guest. Runs selftests/native/test_*.sh with the selftest runner
+# running kernel, no guest. Runs selftests/bpf/test_*.sh with the selftest runner
 # (TAP). Needs root, the built tree (make userspace) and a kernel with BTF and BPF
 # struct_ops; without them the tests FAIL, they never skip.
 #
-#   sudo selftests/native/run.sh [PATTERN...]
+#   sudo selftests/bpf/run.sh [PATTERN...]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "$(id -u)" != 0 ]; then
