@@ -88,7 +88,7 @@ if [ -z "$(val cells)" ] && [ "$(val runs_mltcp)" = 10 ] && [ "$(val runs_base)"
 		echo "$(val runs_mltcp) runs per MLTCP variant and $(val runs_base) per base algorithm, $(val iterations) iterations a run,"
 		echo "every job released by one barrier (exact start). Reproduce with:"
 		echo
-		echo "    make bench-native     # = lab/scripts/bench-native.sh (root)"
+		echo "    make -C lab native    # = lab/scripts/bench-native.sh (root)"
 		echo
 		echo "Same verdicts, columns and targets as \`lab/results/RESULTS.md\` (\`lab/scripts/bench-grid-table\`)."
 		echo "The bottleneck is a tbf FIFO in a router namespace, 1x BDP (rate x 10 ms) of buffer;"

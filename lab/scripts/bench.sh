@@ -35,7 +35,7 @@ status=0
 
 # ddp_stage DIR [VARIANT BENCH-DDP-OPTIONS...]: the PyTorch DDP scenarios of
 # lab/grids/grid-ddp[-VARIANT].conf in one guest, their table and plots; with every
-# scenario (no DDP_SCENARIOS), lab/results/RESULTS-ddp[-VARIANT].md (make bench-ddp[-VARIANT]).
+# scenario (no DDP_SCENARIOS), lab/results/RESULTS-ddp[-VARIANT].md (make -C lab ddp[-VARIANT]).
 ddp_stage() {
 	local out=$1 name=ddp${2:+-$2} rc=0
 	local grid=lab/grids/grid-$name.conf
