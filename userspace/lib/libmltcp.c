@@ -25,6 +25,7 @@
 #include "mltcp_core.h"
 #undef mltcp_set_tiebreak
 #include "mltcp_bpf.h"
+#include "mltcp_bpf_info.h"
 
 /* The preload library builds this file with MLTCP_EXPORT empty (hidden). */
 #ifndef MLTCP_EXPORT
@@ -344,18 +345,11 @@ static int bpf_get_info(int fd, struct mltcp_info *out)
 	memcpy(out->algo, algo, sizeof(out->algo));
 	out->algo[sizeof(out->algo) - 1] = '\0';
 	out->mode = (uint8_t)p.mode;
-	out->flags = (ms.flags & MLTCP_SF_SIZE_GIVEN ? MLTCP_INFO_F_SIZE_GIVEN : 0) |
-		     (ms.flags & MLTCP_SF_BOUNDS_GIVEN ? MLTCP_INFO_F_BOUNDS_GIVEN : 0) |
-		     (ms.flags & MLTCP_SF_TIEBREAK_GIVEN ? MLTCP_INFO_F_TIEBREAK_GIVEN : 0);
 	out->iterations = ms.iters;
 	out->bytes_this_iter = mltcp_bytes_done(ti.tcpi_bytes_acked, ms.mark);
 	out->bytes_per_iter = ms.bytes_per_iter;
 	out->bytes_ratio = mltcp_ratio_q10(out->bytes_this_iter, ms.bytes_per_iter);
-	if (mltcp_f_active(&ms, (int)p.mode) &&
-	    mltcp_iter_overrun(&ms, p.overrun, out->bytes_this_iter))
-		out->flags |= MLTCP_INFO_F_OVERRUN;
-	if (!mltcp_iter_earned(&ms))
-		out->flags |= MLTCP_INFO_F_UNEARNED;
+	out->flags = mltcp_bpf_info_flags(&ms, (int)p.mode, p.overrun, out->bytes_this_iter);
 	out->f = mltcp_sock_f_q10(&ms, (int)p.mode, mltcp_params_pack(slope, icpt),
 				  p.stagger, p.overrun, ti.tcpi_bytes_acked);
 	out->cwnd = ti.tcpi_snd_cwnd;

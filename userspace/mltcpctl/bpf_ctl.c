@@ -32,6 +32,7 @@
 
 #include "mltcp_core.h"
 #include "mltcp_bpf.h"
+#include "mltcp_bpf_info.h"
 #include "mltcp.skel.h"
 #include "mltcp_iter.skel.h"
 #include "bpf_ctl.h"
@@ -648,18 +649,11 @@ int mltcpctl_bpf_get_sockets(struct mltcpctl_sock **out, size_t *n)
 		memcpy(s->algo, rec.algo, sizeof(s->algo));
 		s->algo[sizeof(s->algo) - 1] = '\0';
 		s->mode = (uint8_t)p.mode;
-		s->flags = (ms.flags & MLTCP_SF_SIZE_GIVEN ? MLTCP_INFO_F_SIZE_GIVEN : 0) |
-			   (ms.flags & MLTCP_SF_BOUNDS_GIVEN ? MLTCP_INFO_F_BOUNDS_GIVEN : 0) |
-			   (ms.flags & MLTCP_SF_TIEBREAK_GIVEN ? MLTCP_INFO_F_TIEBREAK_GIVEN : 0);
 		s->iterations = ms.iters;
 		s->bytes_this_iter = mltcp_bytes_done(rec.bytes_acked, ms.mark);
 		s->bytes_per_iter = ms.bytes_per_iter;
 		s->bytes_ratio = mltcp_ratio_q10(s->bytes_this_iter, ms.bytes_per_iter);
-		if (mltcp_f_active(&ms, (int)p.mode) &&
-		    mltcp_iter_overrun(&ms, p.overrun, s->bytes_this_iter))
-			s->flags |= MLTCP_INFO_F_OVERRUN;
-		if (!mltcp_iter_earned(&ms))
-			s->flags |= MLTCP_INFO_F_UNEARNED;
+		s->flags = mltcp_bpf_info_flags(&ms, (int)p.mode, p.overrun, s->bytes_this_iter);
 		s->f = mltcp_sock_f_q10(&ms, (int)p.mode, p.fparams, p.stagger, p.overrun,
 					rec.bytes_acked);
 		s->cwnd = rec.cwnd;
