@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""ddplab: the parts of lab/scripts/bench-ddp, the PyTorch DDP benchmark.
+
+results: the files a run writes and their readers; grid: the scenario files;
+topology: the namespaces, the bottleneck and its counters; tracer: --trace's
+tracepoints; workers: the processes that run the ranks; trial: a run, scenario by
+scenario; report, guard, phases, plot: what the results say.
+
+TOP is the directory the benchmark's paths are relative to (examples/pytorch,
+userspace/python, build/).
+"""
+import os
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
