@@ -1,0 +1,152 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The network bench-ddp's jobs share, and the state of the machine around a trial.
+
+Three namespaces joined by veths, one tbf FIFO per direction as the bottleneck (on the
+router, or with --bottleneck egress on the two hosts' own eth0):
+
+    left (ranks 0) eth0 ==[tbf ->]== router ==[<- tbf]== eth0 right (ranks 1)
+      10.77.1.2                                          10.77.2.2
+
+Also the congestion control the hosts default to, the MLTCP variant's loading, and
+the counters a trial's row records (RUN_COUNTERS: drops, retransmissions, CPU).
+"""
+import json
+import os
+import subprocess
+import sys
+
+from . import TOP
+from .results import RUN_COUNTERS
+
+NS = {"left": "mlddp-left", "right": "mlddp-right", "router": "mlddp-router"}
+ADDR = {"left": "10.77.1.2", "right": "10.77.2.2"}
+# the (namespace, device) pairs whose tbf is the bottleneck, set by topology()
+BOTTLENECKS = []
+ALLOWED_CC = "/proc/sys/net/ipv4/tcp_allowed_congestion_control"
+
+
+def sh(*cmd, ns=None, check=True):
+    """Runs CMD (in namespace NS, a key of NS); its stdout.  With CHECK a failure
+    ends bench-ddp with the command's stderr."""
+    if ns:
+        cmd = ("ip", "netns", "exec", NS[ns]) + cmd
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if check and r.returncode:
+        sys.exit("bench-ddp: %s: %s" % (" ".join(cmd), r.stderr.strip()))
+    return r.stdout
+
+
+def _host_link(side, dev, n):
+    """SIDE's eth0 and its peer DEV on the router, subnet 10.77.N.0/24, up."""
+    sh("ip", "addr", "add", "10.77.%d.2/24" % n, "dev", "eth0", ns=side)
+    sh("ip", "addr", "add", "10.77.%d.1/24" % n, "dev", dev, ns="router")
+    for where, d in ((side, "eth0"), ("router", dev)):
+        sh("ip", "link", "set", d, "up", ns=where)
+        # tbf must see MTU-sized packets, as a NIC queue would
+        sh("ethtool", "-K", d, "tso", "off", "gso", "off", "gro", "off", ns=where,
+           check=False)
+    sh("ip", "link", "set", "lo", "up", ns=side)
+    sh("ip", "route", "add", "default", "via", "10.77.%d.1" % n, ns=side)
+    # every trial connects the same two hosts: no ssthresh carried from the last
+    sh("sysctl", "-qw", "net.ipv4.tcp_no_metrics_save=1", ns=side)
+
+
+def topology(rate, bottleneck):
+    """The namespaces afresh, the bottleneck (@bottleneck: "router" or "egress") at
+    @rate Mbit/s (None: unshaped), and a ping through it."""
+    teardown()
+    for n in NS.values():
+        sh("ip", "netns", "add", n)
+    sh("ip", "link", "add", "eth0", "netns", NS["left"], "type", "veth",
+       "peer", "name", "l0", "netns", NS["router"])
+    sh("ip", "link", "add", "eth0", "netns", NS["right"], "type", "veth",
+       "peer", "name", "r0", "netns", NS["router"])
+    for side, dev, n in (("left", "l0", 1), ("right", "r0", 2)):
+        _host_link(side, dev, n)
+    sh("sysctl", "-qw", "net.ipv4.ip_forward=1", ns="router")
+    BOTTLENECKS[:] = (("router", "l0"), ("router", "r0")) if bottleneck == "router" else \
+        (("left", "eth0"), ("right", "eth0"))
+    shape(rate)
+    sh("ping", "-c1", "-W5", "-q", ADDR["right"], ns="left")
+
+
+def shape(rate):
+    """The bottleneck: a tbf FIFO of @rate Mbit/s on each BOTTLENECKS device, or none
+    at all (the devices' default qdisc) when @rate is None."""
+    for ns, dev in BOTTLENECKS:
+        sh("tc", "qdisc", "del", "dev", dev, "root", ns=ns, check=False)
+        if rate is None:
+            continue
+        bdp = rate * 1000000 // 8 // 100             # 10 ms at the rate
+        sh("tc", "qdisc", "add", "dev", dev, "root", "tbf", "rate", "%dmbit" % rate,
+           "burst", str(max(bdp // 4, 15000)), "limit", str(max(bdp, 65536)), ns=ns)
+
+
+def teardown():
+    for n in NS.values():
+        subprocess.run(("ip", "netns", "del", n), stderr=subprocess.DEVNULL)
+
+
+def set_cc(cc):
+    """Both hosts' default congestion control: what every new connection runs."""
+    for side in ("left", "right"):
+        sh("sysctl", "-qw", "net.ipv4.tcp_congestion_control=" + cc, ns=side)
+
+
+def allow_cc(names):
+    """A namespace's default congestion control must be in the allowed list; adds
+    @names to it and returns the list as it was (restore_allowed_cc())."""
+    with open(ALLOWED_CC) as f:
+        old = f.read().split()
+    with open(ALLOWED_CC, "w") as f:
+        f.write(" ".join(old + [n for n in names if n not in old]))
+    return " ".join(old)
+
+
+def restore_allowed_cc(allowed):
+    with open(ALLOWED_CC, "w") as f:
+        f.write(allowed)
+
+
+def mltcp_ready(algo):
+    """Loads the module (or finds the BPF backend's algorithm) and sets learned
+    mode: without marks, sockets learn; with marks (attach), they follow them."""
+    sh("modprobe", algo, check=False)
+    with open("/proc/sys/net/ipv4/tcp_available_congestion_control") as f:
+        if algo not in f.read().split():
+            sys.exit("bench-ddp: %s is not available (modprobe %s, or mltcpctl bpf load)"
+                     % (algo, algo))
+    sh(os.path.join(TOP, "build", "bin", "mltcpctl"), "set", "mode", "learned")
+
+
+def cpu_times():
+    """(busy, total) jiffies of all CPUs, from /proc/stat."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    idle = v[3] + (v[4] if len(v) > 4 else 0)         # idle + iowait
+    total = sum(v[:8])                                 # guest times are in user already
+    return total - idle, total
+
+
+def run_counters():
+    """The bottleneck's tbf drops, both hosts' TCP retransmission counters and the
+    CPU times, now (run_delta() turns two of these into a trial's RUN_COUNTERS)."""
+    c = dict.fromkeys(("drops", "retrans", "timeouts"), 0)
+    for ns, dev in BOTTLENECKS:
+        for q in json.loads(sh("tc", "-s", "-j", "qdisc", "show", "dev", dev, ns=ns)):
+            if q.get("kind") == "tbf":
+                c["drops"] += q.get("drops", 0)
+    for side in ("left", "right"):
+        k = json.loads(sh("nstat", "-asj", ns=side)).get("kernel", {})
+        c["retrans"] += k.get("TcpRetransSegs", 0)
+        c["timeouts"] += k.get("TcpExtTCPTimeouts", 0)
+    c["cpu"] = cpu_times()
+    return c
+
+
+def run_delta(before, after):
+    """A trial's RUN_COUNTERS, tab-separated."""
+    d = {k: after[k] - before[k] for k in ("drops", "retrans", "timeouts")}
+    busy, total = (a - b for a, b in zip(after["cpu"], before["cpu"]))
+    d["cpu_pct"] = round(100 * busy / total) if total > 0 else 0
+    return "\t".join(str(d[k]) for k in RUN_COUNTERS)
