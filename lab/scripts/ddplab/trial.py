@@ -102,7 +102,7 @@ def calibrate_rate(a, workers, cell):
     Through a link faster than that the job's buckets come and go with idle gaps
     between them, and a job that starts its phase in such a gap finds no queue to
     yield to: MLTCP has nothing to act on, and a pair contends only while both send
-    (bench/ANALYSIS.md).  Measured with the compute, not without: the same job's
+    (lab/README.md).  Measured with the compute, not without: the same job's
     buckets back to back (--bwd-ms 0) moved 60 Mbit/s where its window averaged 25.
     The caller sets the link to AUTO_RATE_SHARE of it."""
     name, _, jobs = cell
