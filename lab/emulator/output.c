@@ -90,8 +90,8 @@ void write_meta(const char *dir, int argc, char **argv, const char *label)
 			"queue_bytes=%.0f\nqueue_bdp=%.3f\nbdp_bytes=%.0f\nburst_bytes=%" PRIu64
 			"\necn_bytes=%.0f\nmtu=%u\nbottleneck=%s\ndelay_ms=%g\n",
 			opt.queue_kb * 1000, opt.queue_kb * 1000 / bdp_bytes(), bdp_bytes(),
-			opt.burst_bytes, opt.ecn_kb * 1000, opt.mtu, opt.egress ? "egress" : "router",
-			opt.delay_ms);
+			opt.burst_bytes, opt.ecn_kb * 1000, opt.mtu,
+			opt.egress ? "egress" : "router", opt.delay_ms);
 	else
 		fprintf(f, "topology=existing\n");
 	fprintf(f, "warmup=%u\nideal_iterations=%u\nideal_warmup=%u\nthreshold=%g\n",
@@ -106,8 +106,8 @@ void write_meta(const char *dir, int argc, char **argv, const char *label)
 		fprintf(f,
 			"job%zu=name=%s,cc=%s,compute_ms=%g,bytes=%" PRIu64
 			",phases=%u,gap_ms=%g,iterations=%u,offset_ms=%g,compute=%s\n",
-			j, p->name, p->cc[0] ? p->cc : "default", p->compute_ms, p->bytes, p->phases,
-			p->gap_ms, p->iterations, p->offset_ms,
+			j, p->name, p->cc[0] ? p->cc : "default", p->compute_ms, p->bytes,
+			p->phases, p->gap_ms, p->iterations, p->offset_ms,
 			p->compute == COMPUTE_BUSY ? "busy" : "sleep");
 	}
 	for (unsigned i = 0; i < opt.nsysctl; i++)
@@ -223,8 +223,8 @@ static void write_summary_csv(const char *dir, const char *label, const struct j
 		   "ratio,p99_ratio,converged_iter,overlap_first,overlap_last,drops_per_iter,"
 		   "marks_per_iter\n");
 	for (size_t i = 0; i < ns; i++) {
-		double v[] = { s[i].mean,	   s[i].p99,	       s[i].min,	   s[i].max,
-			       s[i].ideal,	   theory[s[i].job],   s[i].ratio,	   s[i].p99_ratio };
+		double v[] = { s[i].mean,  s[i].p99,	     s[i].min,	 s[i].max,
+			       s[i].ideal, theory[s[i].job], s[i].ratio, s[i].p99_ratio };
 		double w[] = { s[i].overlap_first, s[i].overlap_last, s[i].drops_per_iter,
 			       s[i].marks_per_iter };
 

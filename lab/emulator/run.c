@@ -357,7 +357,8 @@ void run_set(enum run_mode mode, const unsigned *idx, unsigned n, unsigned iters
 	release(sh, go[1]);
 	if (!opt.quiet) {
 		if (mode == MODE_IDEAL)
-			fprintf(stderr, "mltcp-bench: ideal run of job %u (%s) alone, %u iterations\n",
+			fprintf(stderr,
+				"mltcp-bench: ideal run of job %u (%s) alone, %u iterations\n",
 				idx[0], prof[0].name, prof[0].iterations);
 		else
 			fprintf(stderr, "mltcp-bench: shared run, %u jobs\n", n);

@@ -265,10 +265,11 @@ int setup_network(void)
 			return -1;
 		if (!opt.quiet)
 			fprintf(stderr,
-				"mltcp-bench: topology %s-*: %zu jobs, bottleneck %s, tbf %g Mbit/s, "
-				"FIFO %.0f B (%.2f BDP), burst %" PRIu64 " B%s, added RTT %g ms\n",
-				topo.prefix, jobs.n, opt.egress ? "egress" : "router", opt.rate_mbit,
-				opt.queue_kb * 1000, opt.queue_kb * 1000 / bdp_bytes(),
+				"mltcp-bench: topology %s-*: %zu jobs, bottleneck %s, "
+				"tbf %g Mbit/s, FIFO %.0f B (%.2f BDP), burst %" PRIu64 " B%s, "
+				"added RTT %g ms\n",
+				topo.prefix, jobs.n, opt.egress ? "egress" : "router",
+				opt.rate_mbit, opt.queue_kb * 1000, opt.queue_kb * 1000 / bdp_bytes(),
 				opt.burst_bytes, opt.ecn_kb > 0 ? ", RED ECN marking" : "",
 				opt.delay_ms);
 	}

@@ -49,9 +49,9 @@ void print_summary(FILE *f, const char *label, const struct job_summary *s, size
 		fmt_num(b[7], sizeof(b[7]), s[i].overlap_first, "%.3f");
 		fmt_num(b[8], sizeof(b[8]), s[i].overlap_last, "%.3f");
 		fmt_num(b[9], sizeof(b[9]), s[i].drops_per_iter, "%.1f");
-		fprintf(f, "%-4u %-14s %-12s %5zu %8s %8s %8s %9s %6s %9s %9s %9s %8s %8s ", s[i].job,
-			s[i].name, s[i].cc, s[i].iters, b[0], b[1], b[2], b[3], b[4], b[5], b[6],
-			b[7], b[8], b[9]);
+		fprintf(f, "%-4u %-14s %-12s %5zu %8s %8s %8s %9s %6s %9s %9s %9s %8s %8s ",
+			s[i].job, s[i].name, s[i].cc, s[i].iters, b[0], b[1], b[2], b[3], b[4],
+			b[5], b[6], b[7], b[8], b[9]);
 		fmt_num(b[9], sizeof(b[9]), s[i].marks_per_iter, "%.1f");
 		fprintf(f, "%8s\n", b[9]);
 		if (!isnan(s[i].ratio)) {
@@ -100,7 +100,8 @@ void print_verdict(FILE *f, const struct run_verdict *v, double spread)
 	else
 		fprintf(f, "unknown: no ideal)");
 	if (v->conv_iter >= 0)
-		fprintf(f, ", overlap < %.0f%% from iteration %ld", opt.threshold * 100, v->conv_iter);
+		fprintf(f, ", overlap < %.0f%% from iteration %ld", opt.threshold * 100,
+			v->conv_iter);
 	else
 		fprintf(f, ", overlap never stayed < %.0f%%", opt.threshold * 100);
 	if (v->link_conv_iter >= 0)
@@ -134,8 +135,8 @@ void print_friendliness_runs(FILE *f, const struct friendliness *x, size_t n)
 			l[nc++] = x[r].link_run;
 		}
 	if (nc)
-		fprintf(f, "bulk flow's share during communication over runs: min %.3f, median %.3f; "
-			   "its link share over the run: min %.3f, median %.3f\n",
+		fprintf(f, "bulk flow's share during communication over runs: min %.3f, "
+			   "median %.3f; its link share over the run: min %.3f, median %.3f\n",
 			metrics_percentile(c, nc, 1e-9), metrics_percentile(c, nc, 50),
 			metrics_percentile(l, nc, 1e-9), metrics_percentile(l, nc, 50));
 	free(c), free(l);

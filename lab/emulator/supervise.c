@@ -38,7 +38,8 @@ static void kill_children(void)
 			kill(children[i].pid, SIGKILL);
 	for (unsigned i = 0; i < nchildren; i++)
 		if (!children[i].done) {
-			while (waitpid(children[i].pid, &children[i].status, 0) < 0 && errno == EINTR)
+			while (waitpid(children[i].pid, &children[i].status, 0) < 0 &&
+			       errno == EINTR)
 				;
 			children[i].done = 1;
 		}
