@@ -184,50 +184,36 @@ static const struct option run_options[] = {
 enum { OPT_DONE = -1, OPT_OTHER = -2 };
 
 /*
- * An option that takes a number: it must parse as one in 0..max, and be at least min;
- * one that is not says "--NAME must be RANGE", where a range is given, after what the
- * parser said.
+ * An option that takes a number, a real one (num) or a whole one (whole): it must parse
+ * as one in 0..max, and be at least min; one that is not says "--NAME must be RANGE",
+ * where a range is given, after what the parser said.
  */
-struct num_opt {
+static const struct num_opt {
 	int code;
 	const char *name;
 	double max, min;
 	const char *range;
-	double *val;
-};
-
-static const struct num_opt num_opts[] = {
-	{ O_ROFF, "random-offset", 3600e3, 0, NULL, &opt.random_offset_ms },
-	{ O_RATE, "rate-mbit", 100000, 0.1, "0.1..100000", &opt.rate_mbit },
-	{ O_QUEUE, "queue-kb", 1e6, 3, "3..1000000", &opt.queue_kb },
-	{ O_QBDP, "queue-bdp", 1000, 0.05, "0.05..1000", &opt.queue_bdp },
-	{ O_DELAY, "delay-ms", 10000, 0, NULL, &opt.delay_ms },
-	{ O_ECN, "ecn-kb", 1e6, 1.5, "1.5..1000000", &opt.ecn_kb },
-	{ O_THR, "converge-threshold", 1, 0, NULL, &opt.threshold },
-	{ O_CRATIO, "converge-ratio", 100, 1, "1..100", &opt.ratio_limit },
-	{ O_SAMPLE, "sample-ms", 10000, 1, "1..10000", &opt.sample_ms },
-	{ O_BIN, "bin-ms", 10000, 0.1, "0.1..10000", &opt.bin_ms },
-	{ O_TIMEOUT, "timeout", 86400, 1, "1..86400 seconds", &opt.timeout_s },
-};
-
-/* The same for whole numbers. */
-struct uint_opt {
-	int code;
-	const char *name;
-	unsigned long max;
-	unsigned min;
-	const char *range;
-	unsigned *val;
-};
-
-static const struct uint_opt uint_opts[] = {
-	{ O_MTU, "mtu", 65535, 576, "576..65535", &opt.mtu },
-	{ O_PORT, "port", 65535 - MAX_JOBS, 1, NULL, &opt.port },
-	{ O_IITER, "ideal-iterations", 1000000, 1, "1..1000000", &opt.ideal_iterations },
-	{ O_IWARM, "ideal-warmup", 1000000, 0, NULL, &opt.ideal_warmup },
-	{ O_WARM, "warmup", 1000000, 0, NULL, &opt.warmup },
-	{ O_CMIN, "converge-min", 1000000, 0, NULL, &opt.min_stable },
-	{ O_RUNS, "runs", 10000, 1, "1..10000", &opt.runs },
+	double *num;
+	unsigned *whole;
+} num_opts[] = {
+	{ O_ROFF, "random-offset", 3600e3, 0, NULL, &opt.random_offset_ms, NULL },
+	{ O_RATE, "rate-mbit", 100000, 0.1, "0.1..100000", &opt.rate_mbit, NULL },
+	{ O_QUEUE, "queue-kb", 1e6, 3, "3..1000000", &opt.queue_kb, NULL },
+	{ O_QBDP, "queue-bdp", 1000, 0.05, "0.05..1000", &opt.queue_bdp, NULL },
+	{ O_DELAY, "delay-ms", 10000, 0, NULL, &opt.delay_ms, NULL },
+	{ O_ECN, "ecn-kb", 1e6, 1.5, "1.5..1000000", &opt.ecn_kb, NULL },
+	{ O_MTU, "mtu", 65535, 576, "576..65535", NULL, &opt.mtu },
+	{ O_PORT, "port", 65535 - MAX_JOBS, 1, NULL, NULL, &opt.port },
+	{ O_IITER, "ideal-iterations", 1000000, 1, "1..1000000", NULL, &opt.ideal_iterations },
+	{ O_IWARM, "ideal-warmup", 1000000, 0, NULL, NULL, &opt.ideal_warmup },
+	{ O_WARM, "warmup", 1000000, 0, NULL, NULL, &opt.warmup },
+	{ O_THR, "converge-threshold", 1, 0, NULL, &opt.threshold, NULL },
+	{ O_CMIN, "converge-min", 1000000, 0, NULL, NULL, &opt.min_stable },
+	{ O_CRATIO, "converge-ratio", 100, 1, "1..100", &opt.ratio_limit, NULL },
+	{ O_SAMPLE, "sample-ms", 10000, 1, "1..10000", &opt.sample_ms, NULL },
+	{ O_BIN, "bin-ms", 10000, 0.1, "0.1..10000", &opt.bin_ms, NULL },
+	{ O_TIMEOUT, "timeout", 86400, 1, "1..86400 seconds", &opt.timeout_s, NULL },
+	{ O_RUNS, "runs", 10000, 1, "1..10000", NULL, &opt.runs },
 };
 
 /* Options that keep their argument as it is. */
@@ -261,21 +247,16 @@ static int parse_table_option(int c, char *arg)
 {
 	for (size_t i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++) {
 		const struct num_opt *o = &num_opts[i];
+		int bad;
 
 		if (o->code != c)
 			continue;
-		if (!parse_num_opt(o->name, arg, o->max, o->val) && *o->val >= o->min)
-			return OPT_DONE;
-		if (o->range)
-			warnx_("--%s must be %s", o->name, o->range);
-		return 2;
-	}
-	for (size_t i = 0; i < sizeof(uint_opts) / sizeof(uint_opts[0]); i++) {
-		const struct uint_opt *o = &uint_opts[i];
-
-		if (o->code != c)
-			continue;
-		if (!parse_uint_opt(o->name, arg, o->max, o->val) && *o->val >= o->min)
+		if (o->num)
+			bad = parse_num_opt(o->name, arg, o->max, o->num) || *o->num < o->min;
+		else
+			bad = parse_uint_opt(o->name, arg, (unsigned long)o->max, o->whole) ||
+			      *o->whole < o->min;
+		if (!bad)
 			return OPT_DONE;
 		if (o->range)
 			warnx_("--%s must be %s", o->name, o->range);
