@@ -269,9 +269,9 @@ int setup_network(void)
 				"tbf %g Mbit/s, FIFO %.0f B (%.2f BDP), burst %" PRIu64 " B%s, "
 				"added RTT %g ms\n",
 				topo.prefix, jobs.n, opt.egress ? "egress" : "router",
-				opt.rate_mbit, opt.queue_kb * 1000, opt.queue_kb * 1000 / bdp_bytes(),
-				opt.burst_bytes, opt.ecn_kb > 0 ? ", RED ECN marking" : "",
-				opt.delay_ms);
+				opt.rate_mbit, opt.queue_kb * 1000,
+				opt.queue_kb * 1000 / bdp_bytes(), opt.burst_bytes,
+				opt.ecn_kb > 0 ? ", RED ECN marking" : "", opt.delay_ms);
 	}
 	for (unsigned i = 0; i < opt.nsysctl; i++) {
 		char key[256];
