@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the restart and the yield in the MLTCP core (include/mltcp_core.h),
+ * compiled in userspace: when the window restarts at an iteration's first
+ * transmission and with which ssthresh, the path's BDP, what counts as a queue, how
+ * long a restarted flow holds and how its bound backs off.
+ * Output is TAP with CMOCKA_MESSAGE_OUTPUT=TAP.
+ */
+#include "test_core.h"
+
+/* The window restarts at an iteration's first transmission only where F is in use. */
+static void test_restart_due(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+	u32 thr = mltcp_idle_threshold_us(10, 0);	/* 10 ms */
+
+	(void)state;
+	/* size unknown (learned mode, first iterations): F = 1, no restart */
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 50000, thr));
+	mltcp_set_size(&ms, 4 * MB);
+	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 50000, thr));
+	/* not after an idle gap: data in flight, or a gap below the threshold */
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 1, 50000, thr));
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, thr, thr));
+	/* slope 0 is exactly the base algorithm, whatever the intercept */
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, mltcp_params_pack(0, ONE),
+				       0, 50000, thr));
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, mltcp_params_pack(0, 2 * ONE),
+				       0, 50000, thr));
+	/* mode off; mode given for a socket without hints */
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_OFF, PARAMS_DEFAULT, 0, 50000, thr));
+	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 50000, thr));
+	ms.flags &= (u8)~MLTCP_SF_HINTED;
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 50000, thr));
+	/* learned size (three iterations seen) */
+	ms = new_sock(0);
+	mltcp_record_iter(&ms, MB);
+	mltcp_record_iter(&ms, MB);
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 50000, thr));
+	mltcp_record_iter(&ms, MB);
+	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 50000, thr));
+	/*
+	 * Learning bucketed traffic: once a 200 ms gap ended an iteration,
+	 * a 20 ms gap between buckets does not restart, a 150 ms one does.
+	 */
+	assert_true(mltcp_learn_gap(&ms, 200000, MB));
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 20000, thr));
+	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 150000, thr));
+}
+
+/* With given marks the window restarts at the first transmission after a mark only. */
+static void test_restart_given(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+	u32 thr = mltcp_idle_threshold_us(10, 0);
+	int i;
+
+	(void)state;
+	mltcp_iter_begin(&ms, 0, 0, 4 * MB);
+	for (i = 0; i < 3; i++) {
+		/* the iteration's first transmission, even after a short gap */
+		assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0,
+					      20000, thr));
+		assert_true(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0,
+					      20000, thr));
+		assert_int_equal(mltcp_on_tx_start(&ms, (u64)i * 4 * MB, 0, 20000, thr),
+				 MLTCP_EV_NONE);
+		/* the next buckets of the same iteration, even after a long gap */
+		assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0,
+					       300000, thr));
+		mltcp_on_tx_start(&ms, (u64)i * 4 * MB + MB, 0, 300000, thr);
+		assert_false(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0,
+					       300000, thr));
+		assert_int_equal(mltcp_iter_begin(&ms, (u64)(i + 1) * 4 * MB, 0, 0),
+				 MLTCP_EV_GIVEN);
+	}
+	/* a mark while data is in flight: no restart (not idle), still pending */
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 1, 20000, thr));
+	/* slope 0 ignores the mark */
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, mltcp_params_pack(0, ONE), 0,
+				       20000, thr));
+	/* a connection (re)start forgets a pending mark */
+	mltcp_sock_init(&ms, 0, 0);
+	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 20000, thr));
+}
+
+/*
+ * The restart keeps the window's memory in ssthresh: the threshold climbs to
+ * the window the last phase ended with, never falls, and stays put during a
+ * reduction.
+ */
+static void test_restart_ssthresh(void **state)
+{
+	u32 ssthresh = 57;
+	int phase;
+
+	(void)state;
+	/* a threshold the first losses left below the window: raised to it */
+	assert_int_equal(mltcp_restart_ssthresh(57, 72, 86, true), 72);
+	/* a window below the threshold (a phase ended in slow start): unchanged */
+	assert_int_equal(mltcp_restart_ssthresh(120, 72, 86, true), 120);
+	assert_int_equal(mltcp_restart_ssthresh(72, 72, 86, true), 72);
+	/* a window over a full buffer: the climb stops at the path's BDP */
+	assert_int_equal(mltcp_restart_ssthresh(60, 170, 86, true), 86);
+	/* no rate sample (BDP 0) or a threshold above the BDP: unchanged */
+	assert_int_equal(mltcp_restart_ssthresh(57, 72, 0, true), 57);
+	assert_int_equal(mltcp_restart_ssthresh(100, 170, 86, true), 100);
+	/* the initial, infinite threshold stays infinite */
+	assert_int_equal(mltcp_restart_ssthresh(0x7fffffffU, 500, 86, true), 0x7fffffffU);
+	/* during CWR, Recovery or Loss: untouched */
+	assert_int_equal(mltcp_restart_ssthresh(57, 72, 86, false), 57);
+	/*
+	 * Phase after phase without a loss, each phase growing the window by
+	 * a few segments in congestion avoidance: the threshold follows the
+	 * window up to the BDP instead of staying at 57.
+	 */
+	for (phase = 0; phase < 4; phase++)
+		ssthresh = mltcp_restart_ssthresh(ssthresh, ssthresh + 15, 120, true);
+	assert_int_equal(ssthresh, 57 + 4 * 15);
+	ssthresh = mltcp_restart_ssthresh(ssthresh, ssthresh + 15, 120, true);
+	assert_int_equal(ssthresh, 120);
+}
+
+/* The BDP from a delivery-rate sample: delivered * min_rtt / interval. */
+static void test_path_bdp(void **state)
+{
+	(void)state;
+	/* 86 segments over 10.5 ms at a 10.5 ms minimum RTT */
+	assert_int_equal(mltcp_path_bdp(86, 10500, 10500), 86);
+	/* half the rate: half the BDP */
+	assert_int_equal(mltcp_path_bdp(43, 10500, 10500), 43);
+	/* a sample over two RTTs */
+	assert_int_equal(mltcp_path_bdp(172, 21000, 10500), 86);
+	/* no sample, no minimum RTT */
+	assert_int_equal(mltcp_path_bdp(86, 0, 10500), 0);
+	assert_int_equal(mltcp_path_bdp(86, 10500, ~0U), 0);
+}
+
+/* What counts as another flow's queue: 1 ms or an eighth of the minimum RTT above it. */
+static void test_queue_seen(void **state)
+{
+	(void)state;
+	/* no sample yet, or no minimum yet */
+	assert_false(mltcp_queue_seen(0, 100));
+	assert_false(mltcp_queue_seen(5000, ~0U));
+	/* a data-centre path (100 us): the 1 ms floor applies */
+	assert_false(mltcp_queue_seen(100, 100));
+	assert_false(mltcp_queue_seen(1100, 100));
+	assert_true(mltcp_queue_seen(1101, 100));
+	assert_true(mltcp_queue_seen(10100, 100));
+	/* a 10 ms path: its 1.25 ms eighth is more than the floor */
+	assert_false(mltcp_queue_seen(11250, 10000));
+	assert_true(mltcp_queue_seen(11251, 10000));
+	/* 3 ms of a small-queue backlog on a 10 ms path is a queue */
+	assert_true(mltcp_queue_seen(13000, 10000));
+	/* an 80 ms path: 10 ms */
+	assert_false(mltcp_queue_seen(90000, 80000));
+	assert_true(mltcp_queue_seen(90001, 80000));
+	/* a sample below the recorded minimum (a new path) is no queue */
+	assert_false(mltcp_queue_seen(50, 100));
+}
+
+/* Begins a yield after an 800 ms gap that drains at @now_ms; returns the backoff. */
+static u8 yield_drains_at(struct mltcp_sock *ms, u32 now_ms)
+{
+	mltcp_yield_begin(ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(ms, 300, 100, now_ms), MLTCP_YIELD_DRAINED);
+	return mltcp_yield_backoff(ms);
+}
+
+/*
+ * The bound backs off: each yield that runs it out shortens the next ones'
+ * (a half, a quarter, then a 32nd of the gap), and so does a learned one
+ * that drains after a quarter of the gap; each yield that drains earlier
+ * takes a step back.
+ * A learned 800 ms gap, iterations starting at t = 0 ms.
+ */
+static void test_yield_backoff(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+	int i;
+
+	(void)state;
+	mltcp_set_size(&ms, 4 * MB);
+	assert_true(mltcp_learn_gap(&ms, 800000, MB));
+	assert_int_equal(mltcp_yield_backoff(&ms), 0);
+	/* a queue that outlasts the gap: ends on the bound, backoff 1 */
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 700), MLTCP_YIELD_HOLDS);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 850), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_backoff(&ms), 1);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 860), MLTCP_YIELD_NONE);
+	/* the next yield lasts half the gap */
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 350), MLTCP_YIELD_HOLDS);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 450), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_backoff(&ms), 2);
+	/* a quarter of the gap */
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 180), MLTCP_YIELD_HOLDS);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 220), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
+	/* then a 32nd (25 ms), and no shorter however often it runs out */
+	for (i = 0; i < 3; i++) {
+		mltcp_yield_begin(&ms, 800000, 0);
+		assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 20), MLTCP_YIELD_HOLDS);
+		assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 30), MLTCP_YIELD_BOUND);
+		assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
+	}
+	/* the deepest yield still drains when it finds the link free */
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 5), MLTCP_YIELD_DRAINED);
+	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX - 1);
+	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_MAX);
+	/* yields that drain bring the bound back, one step each */
+	for (i = MLTCP_BACKOFF_MAX - 1; i >= 0; i--)
+		assert_int_equal(yield_drains_at(&ms, 20), i);
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 700), MLTCP_YIELD_HOLDS);
+	/* the backoff lives in the flags' top bits and leaves the others alone */
+	assert_true(ms.flags & MLTCP_SF_YIELD);
+	mltcp_set_yield_backoff(&ms, 3);
+	assert_true(ms.flags & MLTCP_SF_YIELD);
+	assert_int_equal(mltcp_yield_backoff(&ms), 3);
+	/* a learned yield that drains after a quarter of the gap steps up */
+	mltcp_set_yield_backoff(&ms, 0);
+	ms.flags &= (u8)~MLTCP_SF_YIELD;
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 240), MLTCP_YIELD_HOLDS);
+	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 250), MLTCP_YIELD_DRAINED);
+	assert_int_equal(mltcp_yield_backoff(&ms), 1);
+	assert_int_equal(yield_drains_at(&ms, 250), 2);
+	/* at a quarter's bound none drains that late: the bound ends it first */
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 250), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
+	/* out of bound on a free link is no evidence: a step back */
+	mltcp_set_yield_backoff(&ms, 2);
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 250), MLTCP_YIELD_DRAINED);
+	assert_int_equal(mltcp_yield_backoff(&ms), 1);
+	/* one that drains within a quarter still takes a step back */
+	mltcp_set_yield_backoff(&ms, 1);
+	assert_int_equal(yield_drains_at(&ms, 150), 0);
+	/* with given marks a late drain is not judged by its length */
+	ms.flags |= MLTCP_SF_BOUNDS_GIVEN;
+	ms.start_ms = 0;
+	mltcp_yield_begin(&ms, 800000, 600);
+	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 900), MLTCP_YIELD_DRAINED);
+	assert_int_equal(mltcp_yield_backoff(&ms), 0);
+	/* no gap reference: the yield ends at once and the backoff stays */
+	ms = new_sock(0);
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 0), MLTCP_YIELD_DRAINED);
+	assert_int_equal(mltcp_yield_backoff(&ms), 0);
+}
+
+/*
+ * A flow at the deepest backoff takes no turns: F at its top through the
+ * whole iteration; a yield that drains steps it back to the ramp.
+ */
+static void test_no_turns_top_of_f(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+	u32 top = 2 * ONE;
+
+	(void)state;
+	mltcp_set_size(&ms, 4 * MB);
+	assert_true(mltcp_learn_gap(&ms, 800000, MB));
+	assert_false(mltcp_takes_no_turns(&ms));
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), ONE);
+	/* three yields that run out their bound reach the deepest backoff */
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 850), MLTCP_YIELD_BOUND);
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 450), MLTCP_YIELD_BOUND);
+	assert_false(mltcp_takes_no_turns(&ms));
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, MB),
+			 ONE + ONE / 4);
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 220), MLTCP_YIELD_BOUND);
+	assert_true(mltcp_takes_no_turns(&ms));
+	/* the top of F from the first byte, whatever the bytes acked */
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), top);
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, MB), top);
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, mltcp_params_pack(ONE / 2, ONE),
+					  0, NO_BOUND, 0), ONE + ONE / 2);
+	/* a size given: mode given applies it too; off is exactly 1, slope 0 the intercept */
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, NO_BOUND, 0), top);
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_OFF, PARAMS_DEFAULT, 0, NO_BOUND, 0), ONE);
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, mltcp_params_pack(0, ONE), 0, NO_BOUND,
+					  0), ONE);
+	/* a yield that finds the link free: back to the ramp */
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 5), MLTCP_YIELD_DRAINED);
+	assert_false(mltcp_takes_no_turns(&ms));
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), ONE);
+	/* the size unknown: F = 1 at any backoff */
+	ms = new_sock(0);
+	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_MAX);
+	assert_true(mltcp_takes_no_turns(&ms));
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), ONE);
+}
+
+/*
+ * A restarted flow holds while samples show a queue, until the first sample
+ * without one or until it has waited as long as the iteration gap; then it
+ * stays released for the rest of the iteration.
+ */
+static void test_yield(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+	u32 thr = mltcp_idle_threshold_us(10, 0);
+
+	(void)state;
+	/* never without a restart */
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 0));
+	/* learned: the gap reference (200 ms) bounds the hold */
+	mltcp_set_size(&ms, 4 * MB);
+	assert_true(mltcp_learn_gap(&ms, 200000, MB));
+	mltcp_yield_begin(&ms, 200000, 0);
+	assert_true(ms.flags & MLTCP_SF_YIELD);
+	assert_true(mltcp_yield_holds(&ms, 10000, 100, 0));
+	assert_true(mltcp_yield_holds(&ms, 10000, 100, 40));
+	/*
+	 * the queue drains (within a quarter of the gap, which leaves the
+	 * backoff at 0): released, and a new queue does not hold it again
+	 */
+	assert_false(mltcp_yield_holds(&ms, 300, 100, 45));
+	assert_false(ms.flags & MLTCP_SF_YIELD);
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 170));
+	/* a queue that never drains: released after about the iteration gap */
+	mltcp_yield_begin(&ms, 200000, 0);
+	assert_true(mltcp_yield_holds(&ms, 10000, 100, 190));
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 230));
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 1));
+	/* no gap reference (no learned iteration gap yet): no hold */
+	ms = new_sock(0);
+	mltcp_yield_begin(&ms, 200000, 0);
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 0));
+	/* given marks: the restart's own gap is the reference */
+	ms = new_sock(0);
+	mltcp_iter_begin(&ms, 0, 0, 4 * MB);
+	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 100000, thr));
+	mltcp_yield_begin(&ms, 100000, 0);
+	assert_true(mltcp_yield_holds(&ms, 10000, 100, 90));
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 120));
+	/*
+	 * given marks, the restart 500 ms after the mark (the job's compute):
+	 * the bound still runs for the gap from the restart, not from the mark
+	 */
+	ms = new_sock(0);
+	mltcp_iter_begin(&ms, 0, 0, 4 * MB);
+	ms.start_ms = 1000;
+	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 100000, thr));
+	mltcp_yield_begin(&ms, 100000, 1500);
+	assert_true(mltcp_yield_holds(&ms, 10000, 100, 1540));
+	assert_false(mltcp_yield_holds(&ms, 10000, 100, 1680));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_restart_due),
+		cmocka_unit_test(test_restart_given),
+		cmocka_unit_test(test_restart_ssthresh),
+		cmocka_unit_test(test_path_bdp),
+		cmocka_unit_test(test_queue_seen),
+		cmocka_unit_test(test_yield_backoff),
+		cmocka_unit_test(test_no_turns_top_of_f),
+		cmocka_unit_test(test_yield),
+	};
+
+	return cmocka_run_group_tests_name("mltcp_core_restart", tests, NULL, NULL);
+}
