@@ -12,9 +12,9 @@
 #      overlap below 10%) by iteration 15, and at least 3 runs converge
 #      (mltcp-bench's verdict: the worst job's mean over the last half within 1.10x
 #      its ideal).
-# In this cell (lab/results/RESULTS.md, pair-router-1bdp) the jobs left lockstep by
-# iteration 6-7 and converged in 9 or 10 of 10 runs; stock Reno rarely interleaves there. The thresholds leave
-# room for a noisy TCG guest (a run's verdict can miss by a sleep overshoot) without
+# In this cell (lab/results/RESULTS.md, pair-router-1bdp) mltcp_reno's jobs left
+# lockstep by iteration 6 (median) and 9 of 10 runs converged; stock Reno's left it at
+# iteration 21, if at all. The thresholds leave room for a noisy TCG guest (a run's verdict can miss by a sleep overshoot) without
 # accepting a pair that stays in lockstep.
 #
 #   mltcp-bench's dumbbell: 2 senders ── router ══ tbf 100 Mbit/s FIFO 125 kB ══> switch ── 2 receivers
