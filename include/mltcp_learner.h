@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MLTCP core: iteration boundaries and sizes, learned from idle gaps or
+ * given by the control plane.  Part of include/mltcp_core.h.
+ */
+#ifndef _MLTCP_LEARNER_H
+#define _MLTCP_LEARNER_H
+
+#include "mltcp_types.h"
+#include "mltcp_params.h"
+#include "mltcp_f.h"
+
+static inline u64 mltcp_median3(u64 a, u64 b, u64 c)
+{
+	if (a > b) {
+		u64 t = a;
+
+		a = b;
+		b = t;
+	}
+	/* a <= b */
+	if (c <= a)
+		return a;
+	if (c >= b)
+		return b;
+	return c;
+}
+
+/**
+ * mltcp_hist_len() - how many entries of @ms->hist are valid
+ * @ms: socket state
+ *
+ * Every completed iteration is recorded, so the history holds the last
+ * min(@ms->iters, MLTCP_HIST_LEN).  After 2^32 iterations the count wraps
+ * and the learner starts its history afresh, as on a new connection.
+ *
+ * Return: the number of valid entries, oldest first.
+ */
+static inline u32 mltcp_hist_len(const struct mltcp_sock *ms)
+{
+	return ms->iters < MLTCP_HIST_LEN ? ms->iters : MLTCP_HIST_LEN;
+}
+
+/**
+ * mltcp_learned_size() - learned bytes per iteration, 0 until known
+ * @ms: socket state
+ *
+ * Return: the median of the last three iteration sizes, or 0.
+ */
+static inline u64 mltcp_learned_size(const struct mltcp_sock *ms)
+{
+	if (mltcp_hist_len(ms) < MLTCP_HIST_LEN)
+		return 0;
+	return mltcp_median3(ms->hist[0], ms->hist[1], ms->hist[2]);
+}
+
+/**
+ * mltcp_record_iter() - record a completed iteration's size
+ * @ms: socket state
+ * @size: bytes the iteration moved
+ *
+ * Updates the effective size unless the size was given.
+ */
+static inline void mltcp_record_iter(struct mltcp_sock *ms, u64 size)
+{
+	unsigned int i, n = mltcp_hist_len(ms);
+
+	if (n >= MLTCP_HIST_LEN) {
+		for (i = 0; i + 1 < MLTCP_HIST_LEN; i++)
+			ms->hist[i] = ms->hist[i + 1];
+		n = MLTCP_HIST_LEN - 1;
+	}
+	/*
+	 * Constant indices only: Linux 6.1's BPF verifier loses the bounds of
+	 * a variable index here and refuses the backend.
+	 */
+	for (i = 0; i < MLTCP_HIST_LEN; i++)
+		if (i == n)
+			ms->hist[i] = size;
+	ms->iters++;
+	if (!(ms->flags & MLTCP_SF_SIZE_GIVEN))
+		ms->bytes_per_iter = mltcp_learned_size(ms);
+}
+
+/**
+ * mltcp_last_iter_bytes() - size of the most recently completed iteration
+ * @ms: socket state
+ *
+ * Return: its bytes, or 0 when no iteration was completed yet.
+ */
+static inline u64 mltcp_last_iter_bytes(const struct mltcp_sock *ms)
+{
+	u32 n = mltcp_hist_len(ms);
+
+	return n ? ms->hist[n - 1] : 0;
+}
+
+/**
+ * mltcp_idle_threshold_us() - effective idle threshold
+ * @idle_ms: idle_ms parameter (the floor)
+ * @srtt_us: smoothed RTT in microseconds (0 if unknown)
+ *
+ * max(idle_ms, 2 * srtt).  The gap is measured from the last data sent,
+ * so it includes about one RTT of waiting for that data's ACK: 2 * srtt
+ * means the sender was really idle for about one RTT or more.
+ *
+ * Return: the threshold in microseconds, saturated at U32_MAX.
+ */
+static inline u32 mltcp_idle_threshold_us(u32 idle_ms, u32 srtt_us)
+{
+	u64 floor = (u64)idle_ms * 1000;
+	u64 rtt = (u64)srtt_us * MLTCP_IDLE_SRTT_MULT;
+	u64 t = floor > rtt ? floor : rtt;
+
+	return t > 0xffffffffULL ? 0xffffffffU : (u32)t;
+}
+
+/**
+ * mltcp_is_idle_gap() - does a transmission start a new learned iteration?
+ * @outstanding: bytes sent but not yet acked (snd_nxt - snd_una)
+ * @gap_us: time since the last data transmission
+ * @threshold_us: mltcp_idle_threshold_us()
+ *
+ * Return: true when the transmission follows an idle gap.
+ */
+static inline bool mltcp_is_idle_gap(u32 outstanding, u32 gap_us,
+				     u32 threshold_us)
+{
+	return !outstanding && gap_us > threshold_us;
+}
+
+/*
+ * Iteration gaps.  Data-parallel training all-reduces its gradients bucket
+ * by bucket during the backward pass, so one iteration's traffic comes in
+ * several bursts: the gaps between them are the backward time of a few
+ * layers, the gap that separates two iterations is the rest of the
+ * iteration (optimizer step, data loading, the forward pass and the
+ * backward pass up to the first bucket).  The learner ends an iteration at
+ * an idle gap only when the gap is about as long as the reference, the
+ * gap that ended the last learned iterations (up at once to a longer one,
+ * halfway down to a shorter one): the repeating unit is the stretch
+ * between two of the longest gaps of the cycle.  Gap lengths are compared
+ * in the log domain, 1/8 octave per step (mltcp_gap_q8()).  Two bytes of
+ * state (@gap_q8, @bursts), O(1) per idle gap, no allocation.
+ *
+ * MLTCP_GAP_TOL_Q8: a gap at least 2^(-6/8) = 0.59 times the reference
+ *	ends an iteration (jitter of the iteration gap); inner gaps must be
+ *	shorter, about half the iteration gap or less.
+ * Overdue (mltcp_iter_overdue()): the reference is too long when the
+ *	current learned iteration has already moved the bytes of the largest
+ *	of the last iterations (within 1/64) and twice the bursts of the last
+ *	one (at least MLTCP_BURSTS_OVERDUE; 15 where the count saturates).
+ *	Both, because each alone misleads early on: the first iterations'
+ *	sizes can be a bucket's, their burst counts one.  A slow first
+ *	iteration is the usual cause (PyTorch's first backward pass, DDP's
+ *	model broadcast: the gap that ends it is two to three times the
+ *	iteration gap), a checkpoint another.
+ * MLTCP_GAP_NEAR_Q8: an overdue iteration ends at the first gap at least
+ *	2^(-12/8) = 0.35 times the reference: about a whole iteration's bytes
+ *	are behind it, so it is the iteration gap the reference missed.
+ * MLTCP_GAP_STEP_Q8: each shorter gap of an overdue iteration lowers the
+ *	reference by this step (3/8 octave), so a reference raised further
+ *	(a gap ten times the iteration gap) comes down in a few bursts.
+ *	The burst count of the last iteration forgets slowly (@bursts), so
+ *	an iteration cut short does not make the next one overdue early.
+ *
+ * One burst per iteration (or gaps all about the same length) gives the
+ * plain rule: every idle gap ends an iteration.  Inner gaps longer than
+ * about 0.6 of the iteration gap make the learner count bursts, not
+ * iterations; the control plane's marks (mltcp.torch) are exact.  The
+ * window restarts (mltcp_restart_due()) at the gaps the reference alone
+ * takes for iteration gaps, not at those an overdue iteration ends at.
+ */
+#define MLTCP_GAP_TOL_Q8	6
+#define MLTCP_GAP_NEAR_Q8	12
+#define MLTCP_GAP_STEP_Q8	3
+#define MLTCP_BURSTS_OVERDUE	3
+#define MLTCP_BURSTS_MAX	15
+
+/*
+ * fls(): the position of the highest set bit, 1-based, 0 for 0.  Outside the
+ * kernel by halving rather than __builtin_clz(): BPF has no such
+ * instruction, and clang 14's BPF backend does not get through it.
+ */
+static inline unsigned int mltcp_fls32(u32 x)
+{
+#ifdef __KERNEL__
+	return fls(x);
+#else
+	unsigned int r = 1;
+
+	if (!x)
+		return 0;
+	if (x & 0xffff0000U) {
+		x >>= 16;
+		r += 16;
+	}
+	if (x & 0xff00U) {
+		x >>= 8;
+		r += 8;
+	}
+	if (x & 0xf0U) {
+		x >>= 4;
+		r += 4;
+	}
+	if (x & 0xcU) {
+		x >>= 2;
+		r += 2;
+	}
+	if (x & 0x2U)
+		r += 1;
+	return r;
+#endif
+}
+
+/**
+ * mltcp_gap_q8() - a send gap on a log scale
+ * @gap_us: the gap in microseconds
+ *
+ * Return: about 8 * log2(@gap_us) (the exponent and three mantissa bits),
+ *	monotonic, in [1, 255]; a gap twice as long is 8 larger.
+ */
+static inline u8 mltcp_gap_q8(u32 gap_us)
+{
+	unsigned int msb, frac, code;
+
+	if (gap_us < 2)
+		return 1;
+	msb = mltcp_fls32(gap_us) - 1;
+	frac = msb >= 3 ? (gap_us >> (msb - 3)) & 7 : (gap_us << (3 - msb)) & 7;
+	code = msb * 8 + frac;
+	return (u8)(code ? code : 1);
+}
+
+/**
+ * mltcp_gap_ends_iter() - is an idle gap as long as an iteration gap?
+ * @ms: socket state
+ * @gap_us: the gap, in microseconds
+ *
+ * The learner's test (see MLTCP_GAP_TOL_Q8), without updating anything:
+ * true before any reference exists, else when the gap is at least about
+ * 0.6 times the reference.
+ *
+ * Return: true when the gap is an iteration gap, not a gap between bursts.
+ */
+static inline bool mltcp_gap_ends_iter(const struct mltcp_sock *ms, u32 gap_us)
+{
+	return !ms->gap_q8 || mltcp_gap_q8(gap_us) + MLTCP_GAP_TOL_Q8 >= ms->gap_q8;
+}
+
+/**
+ * mltcp_iter_overdue() - has the learned iteration run past its size?
+ * @ms: socket state
+ * @size: bytes the current learned iteration moved so far
+ *
+ * See MLTCP_GAP_NEAR_Q8: the current iteration moved at least the bytes of
+ * the largest of the last recorded iterations (less 1/64: gloo's framing
+ * varies by a few hundred bytes) and has at least twice the bursts of the
+ * last one.  Never before an iteration was recorded.
+ *
+ * Return: true when the reference gap is too long for this iteration.
+ */
+static inline bool mltcp_iter_overdue(const struct mltcp_sock *ms, u64 size)
+{
+	unsigned int cur = ms->bursts & 0xf, prev = ms->bursts >> 4;
+	u32 n = mltcp_hist_len(ms);
+	u64 big = 0;
+
+	/*
+	 * Unrolled (MLTCP_HIST_LEN is 3): with a loop over the history,
+	 * Linux 6.1's BPF verifier refused the backend (6.12's and 6.18's
+	 * accepted it).
+	 */
+	if (n > 0)
+		big = ms->hist[0];
+	if (n > 1 && ms->hist[1] > big)
+		big = ms->hist[1];
+	if (n > 2 && ms->hist[2] > big)
+		big = ms->hist[2];
+	if (!big || size < big - (big >> 6))
+		return false;
+	/* twice the bursts, saturated like the counts themselves */
+	return cur + 1 >= MLTCP_BURSTS_OVERDUE &&
+	       cur + 1 >= (2 * prev < MLTCP_BURSTS_MAX ? 2 * prev : MLTCP_BURSTS_MAX);
+}
+
+/**
+ * mltcp_learn_gap() - does an idle gap end the learned iteration?
+ * @ms: socket state
+ * @gap_us: the gap, in microseconds
+ * @size: bytes the current learned iteration moved before the gap
+ *
+ * Updates the gap reference and the burst counts (see MLTCP_GAP_TOL_Q8).
+ * O(1), no allocation.
+ *
+ * Return: true when the gap ends the current iteration.
+ */
+static inline bool mltcp_learn_gap(struct mltcp_sock *ms, u32 gap_us, u64 size)
+{
+	unsigned int g = mltcp_gap_q8(gap_us);
+	unsigned int cur = ms->bursts & 0xf, prev = ms->bursts >> 4;
+	unsigned int ref = ms->gap_q8;
+	bool overdue = mltcp_iter_overdue(ms, size);
+
+	if (mltcp_gap_ends_iter(ms, gap_us) ||
+	    (overdue && g + MLTCP_GAP_NEAR_Q8 >= ref)) {
+		/*
+		 * Bursts per iteration: a maximum that forgets one at a time,
+		 * and only at a gap as long as the reference (an iteration
+		 * cut short by a lowered reference teaches nothing).
+		 */
+		if (cur + 1 >= prev)
+			prev = cur + 1 > MLTCP_BURSTS_MAX ? MLTCP_BURSTS_MAX : cur + 1;
+		else if (g >= ref)
+			prev--;
+		ms->bursts = (u8)(prev << 4);
+		/* up to a longer gap, halfway down to a shorter one */
+		ms->gap_q8 = (u8)(g >= ref ? g : (ref + g + 1) / 2);
+		return true;
+	}
+	/*
+	 * A shorter gap of an overdue iteration: the reference comes down a
+	 * step per gap, never below this gap.
+	 * ref > g + MLTCP_GAP_NEAR_Q8 >= 13 here: it stays > 0.
+	 */
+	if (overdue)
+		ms->gap_q8 = (u8)(ref - MLTCP_GAP_STEP_Q8 > g ? ref - MLTCP_GAP_STEP_Q8 : g + 1);
+	if (cur < MLTCP_BURSTS_MAX)
+		cur++;
+	ms->bursts = (u8)((prev << 4) | cur);
+	return false;
+}
+
+/**
+ * mltcp_on_tx_start() - first transmission after nothing was in flight
+ * @ms: socket state
+ * @acked: bytes_acked now
+ * @outstanding: bytes sent and not acked (0 for a real idle restart)
+ * @gap_us: time since the last data was sent
+ * @threshold_us: idle threshold
+ *
+ * An idle gap ends a burst; it ends the learned iteration when
+ * mltcp_learn_gap() says it is an iteration gap and the iteration moved at
+ * least MLTCP_MIN_ITER_BYTES (else its bytes roll over into the next).
+ * Before the first recorded iteration, a gap after fewer bytes than that
+ * is the connection's setup (a rendezvous, the framework's handshakes,
+ * then the slow first compute): the learner ignores it, or the setup's
+ * gaps would set its reference.
+ * A pending mark (MLTCP_SF_MARK_PENDING) ends at the first transmission
+ * after an idle gap, learned or not: the iteration's communication begins
+ * there, it may restart the window (mltcp_restart_due()), and F applies
+ * from there on (mltcp_iter_earned()).
+ *
+ * Return: MLTCP_EV_LEARNED when this ended an iteration, else MLTCP_EV_NONE.
+ */
+static inline enum mltcp_event mltcp_on_tx_start(struct mltcp_sock *ms,
+						 u64 acked, u32 outstanding,
+						 u32 gap_us, u32 threshold_us)
+{
+	u64 size;
+
+	if (!mltcp_is_idle_gap(outstanding, gap_us, threshold_us))
+		return MLTCP_EV_NONE;
+	ms->flags &= (u8)~MLTCP_SF_MARK_PENDING;
+	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
+		return MLTCP_EV_NONE;
+	size = mltcp_bytes_done(acked, ms->mark);
+	/* the connection's setup, not training */
+	if (!size || (!ms->iters && size < MLTCP_MIN_ITER_BYTES))
+		return MLTCP_EV_NONE;
+	if (!mltcp_learn_gap(ms, gap_us, size) || size < MLTCP_MIN_ITER_BYTES)
+		return MLTCP_EV_NONE;
+	mltcp_record_iter(ms, size);
+	ms->mark = acked;
+	return MLTCP_EV_LEARNED;
+}
+
+/**
+ * mltcp_iter_begin() - the control plane marks the start of an iteration
+ * @ms: socket state
+ * @acked: bytes_acked now
+ * @unacked: bytes written to the socket but not yet acked (write_seq -
+ *	snd_una); they belong to the previous iteration
+ * @bytes: size of the new iteration, 0 = keep the current size; a size
+ *	outside [MLTCP_MIN_ITER_BYTES, MLTCP_MAX_ITER_BYTES] is ignored (the
+ *	control plane refuses it before, mltcp_iter_size_valid())
+ *
+ * The first mark only switches the socket to given boundaries (the learner's
+ * burst counts give their slot to the restart's time); each further mark
+ * completes an iteration whose exact size (bytes written between the two
+ * marks) is recorded.  The new iteration earns F at its first transmission
+ * after an idle gap (mltcp_iter_earned()).
+ *
+ * Return: MLTCP_EV_GIVEN when an iteration was completed.
+ */
+static inline enum mltcp_event mltcp_iter_begin(struct mltcp_sock *ms,
+						u64 acked, u64 unacked,
+						u64 bytes)
+{
+	u64 new_mark = acked + unacked;
+	enum mltcp_event ev = MLTCP_EV_NONE;
+
+	if (mltcp_iter_size_valid(bytes)) {
+		ms->bytes_per_iter = bytes;
+		ms->flags |= MLTCP_SF_SIZE_GIVEN;
+	}
+	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN) {
+		mltcp_record_iter(ms, mltcp_bytes_done(new_mark, ms->mark));
+		ev = MLTCP_EV_GIVEN;
+	} else {
+		ms->restart_ms = 0;
+	}
+	ms->flags |= MLTCP_SF_BOUNDS_GIVEN | MLTCP_SF_MARK_PENDING;
+	ms->mark = new_mark;
+	return ev;
+}
+
+/**
+ * mltcp_set_size() - the control plane sets bytes per iteration
+ * @ms: socket state
+ * @bytes: size, in [MLTCP_MIN_ITER_BYTES, MLTCP_MAX_ITER_BYTES]; 0 drops
+ *	every hint and goes back to learning
+ *
+ * Going back to learning from given marks starts the learner's burst
+ * counts afresh (their slot held the restart's time).
+ *
+ * Return: 0, or -EINVAL for a size out of range (nothing changes).
+ */
+static inline int mltcp_set_size(struct mltcp_sock *ms, u64 bytes)
+{
+	if (bytes) {
+		if (!mltcp_iter_size_valid(bytes))
+			return -EINVAL;
+		ms->bytes_per_iter = bytes;
+		ms->flags |= MLTCP_SF_SIZE_GIVEN;
+		return 0;
+	}
+	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
+		ms->restart_ms = 0;
+	ms->flags &= (u8)~(MLTCP_SF_HINTED | MLTCP_SF_MARK_PENDING);
+	ms->bytes_per_iter = mltcp_learned_size(ms);
+	return 0;
+}
+
+#endif /* _MLTCP_LEARNER_H */
