@@ -45,17 +45,21 @@
 #define CREATE_TRACE_POINTS
 #include "mltcp_trace.h"
 
-/* slope and intercept packed in one word: one load on the ACK path */
-static u32 mltcp_fparams = MLTCP_SLOPE_DEFAULT |
-			   (MLTCP_INTERCEPT_DEFAULT << 16);
-static u32 mltcp_idle_ms = MLTCP_IDLE_MS_DEFAULT;
-static int mltcp_mode = MLTCP_MODE_LEARNED;
-/* F on the decrease too: what makes loss-based algorithms interleave (bench/ANALYSIS.md) */
-static bool mltcp_scale_decrease = true;
-/* Largest tie-break head start, Q10 of an iteration (include/mltcp_core.h) */
-static u32 mltcp_stagger = MLTCP_STAGGER_DEFAULT;
-/* Bytes of an iteration F applies to, Q10 multiple of its size (mltcp_iter_overrun()) */
-static u32 mltcp_overrun = MLTCP_OVERRUN_DEFAULT;
+/*
+ * The global parameters (struct mltcp_globals): read by the hooks with
+ * READ_ONCE(), one field at a time; slope and intercept packed in one word,
+ * one load on the ACK path.  F on the decrease too: what makes loss-based
+ * algorithms interleave (bench/ANALYSIS.md).
+ */
+struct mltcp_globals mltcp_globals = {
+	.fparams	= MLTCP_SLOPE_DEFAULT | (MLTCP_INTERCEPT_DEFAULT << 16),
+	.idle_ms	= MLTCP_IDLE_MS_DEFAULT,
+	.stagger	= MLTCP_STAGGER_DEFAULT,
+	.overrun	= MLTCP_OVERRUN_DEFAULT,
+	.mode		= MLTCP_MODE_LEARNED,
+	.decrease	= true,
+};
+
 /* Serialises writers of the parameters (sysfs and control plane). */
 static DEFINE_MUTEX(mltcp_param_lock);
 
@@ -66,13 +70,13 @@ static DEFINE_MUTEX(mltcp_algos_lock);
 
 u32 mltcp_get_slope(void)
 {
-	return mltcp_params_slope(READ_ONCE(mltcp_fparams));
+	return mltcp_params_slope(READ_ONCE(mltcp_globals.fparams));
 }
 EXPORT_SYMBOL_GPL(mltcp_get_slope);
 
 u32 mltcp_get_intercept(void)
 {
-	return mltcp_params_intercept(READ_ONCE(mltcp_fparams));
+	return mltcp_params_intercept(READ_ONCE(mltcp_globals.fparams));
 }
 EXPORT_SYMBOL_GPL(mltcp_get_intercept);
 
@@ -91,7 +95,7 @@ int mltcp_set_f_params(u32 slope_q10, u32 intercept_q10)
 	if (!mltcp_slope_valid(slope_q10) || !mltcp_intercept_valid(intercept_q10))
 		return -EINVAL;
 	mutex_lock(&mltcp_param_lock);
-	WRITE_ONCE(mltcp_fparams, mltcp_params_pack(slope_q10, intercept_q10));
+	WRITE_ONCE(mltcp_globals.fparams, mltcp_params_pack(slope_q10, intercept_q10));
 	mutex_unlock(&mltcp_param_lock);
 	return 0;
 }
@@ -108,8 +112,8 @@ int mltcp_set_slope(u32 q10)
 	if (!mltcp_slope_valid(q10))
 		return -EINVAL;
 	mutex_lock(&mltcp_param_lock);
-	WRITE_ONCE(mltcp_fparams,
-		   mltcp_params_pack(q10, mltcp_params_intercept(mltcp_fparams)));
+	WRITE_ONCE(mltcp_globals.fparams,
+		   mltcp_params_pack(q10, mltcp_params_intercept(mltcp_globals.fparams)));
 	mutex_unlock(&mltcp_param_lock);
 	return 0;
 }
@@ -126,8 +130,8 @@ int mltcp_set_intercept(u32 q10)
 	if (!mltcp_intercept_valid(q10))
 		return -EINVAL;
 	mutex_lock(&mltcp_param_lock);
-	WRITE_ONCE(mltcp_fparams,
-		   mltcp_params_pack(mltcp_params_slope(mltcp_fparams), q10));
+	WRITE_ONCE(mltcp_globals.fparams,
+		   mltcp_params_pack(mltcp_params_slope(mltcp_globals.fparams), q10));
 	mutex_unlock(&mltcp_param_lock);
 	return 0;
 }
@@ -135,7 +139,7 @@ EXPORT_SYMBOL_GPL(mltcp_set_intercept);
 
 u32 mltcp_get_idle_ms(void)
 {
-	return READ_ONCE(mltcp_idle_ms);
+	return READ_ONCE(mltcp_globals.idle_ms);
 }
 EXPORT_SYMBOL_GPL(mltcp_get_idle_ms);
 
@@ -149,14 +153,14 @@ int mltcp_set_idle_ms(u32 ms)
 {
 	if (!mltcp_idle_ms_valid(ms))
 		return -EINVAL;
-	WRITE_ONCE(mltcp_idle_ms, ms);
+	WRITE_ONCE(mltcp_globals.idle_ms, ms);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mltcp_set_idle_ms);
 
 int mltcp_get_mode(void)
 {
-	return READ_ONCE(mltcp_mode);
+	return READ_ONCE(mltcp_globals.mode);
 }
 EXPORT_SYMBOL_GPL(mltcp_get_mode);
 
@@ -171,14 +175,14 @@ int mltcp_set_mode(int mode)
 	if (mode != MLTCP_MODE_LEARNED && mode != MLTCP_MODE_GIVEN &&
 	    mode != MLTCP_MODE_OFF)
 		return -EINVAL;
-	WRITE_ONCE(mltcp_mode, mode);
+	WRITE_ONCE(mltcp_globals.mode, mode);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mltcp_set_mode);
 
 u32 mltcp_get_stagger(void)
 {
-	return READ_ONCE(mltcp_stagger);
+	return READ_ONCE(mltcp_globals.stagger);
 }
 EXPORT_SYMBOL_GPL(mltcp_get_stagger);
 
@@ -194,14 +198,14 @@ int mltcp_set_stagger(u32 q10)
 {
 	if (!mltcp_stagger_valid(q10))
 		return -EINVAL;
-	WRITE_ONCE(mltcp_stagger, q10);
+	WRITE_ONCE(mltcp_globals.stagger, q10);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mltcp_set_stagger);
 
 u32 mltcp_get_overrun(void)
 {
-	return READ_ONCE(mltcp_overrun);
+	return READ_ONCE(mltcp_globals.overrun);
 }
 EXPORT_SYMBOL_GPL(mltcp_get_overrun);
 
@@ -218,20 +222,20 @@ int mltcp_set_overrun(u32 q10)
 {
 	if (!mltcp_overrun_valid(q10))
 		return -EINVAL;
-	WRITE_ONCE(mltcp_overrun, q10);
+	WRITE_ONCE(mltcp_globals.overrun, q10);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mltcp_set_overrun);
 
 bool mltcp_get_decrease(void)
 {
-	return READ_ONCE(mltcp_scale_decrease);
+	return READ_ONCE(mltcp_globals.decrease);
 }
 EXPORT_SYMBOL_GPL(mltcp_get_decrease);
 
 void mltcp_set_decrease(bool on)
 {
-	WRITE_ONCE(mltcp_scale_decrease, on);
+	WRITE_ONCE(mltcp_globals.decrease, on);
 }
 EXPORT_SYMBOL_GPL(mltcp_set_decrease);
 
@@ -378,7 +382,7 @@ MODULE_PARM_DESC(intercept,
 module_param_cb(idle_ms, &mltcp_idle_ms_ops, NULL, 0644);
 MODULE_PARM_DESC(idle_ms,
 		 "Idle gap ending a learned iteration: max(idle_ms, 2*srtt); [1, 60000] (default 10)");
-module_param_named(decrease, mltcp_scale_decrease, bool, 0644);
+module_param_named(decrease, mltcp_globals.decrease, bool, 0644);
 MODULE_PARM_DESC(decrease,
 		 "Also divide the multiplicative decrease by F (default Y; N: F scales the increase only)");
 module_param_cb(stagger, &mltcp_stagger_ops, NULL, 0644);
@@ -675,57 +679,50 @@ static u16 mltcp_sk_flow_tiebreak(const struct sock *sk)
  * mltcp_ca_init() - start MLTCP state on a connection
  * @sk: socket, from the algorithm's init hook
  *
- * Hints given before the connection was established are kept.
+ * Hints given before the connection was established are kept
+ * (mltcp_hook_init()).
  */
 void mltcp_ca_init(struct sock *sk)
 {
-	struct mltcp_sock *ms = mltcp_sk(sk);
-	bool counted = ms->flags & MLTCP_SF_INIT;
+	struct mltcp_algo *algo;
 
-	mltcp_sock_init(ms, tcp_sk(sk)->bytes_acked, mltcp_sk_flow_tiebreak(sk));
-	ms->flags |= MLTCP_SF_INIT;
-	ms->start_ms = mltcp_clock_ms();
-	if (!counted) {
-		struct mltcp_algo *algo = mltcp_algo_of(sk);
-
-		if (WARN_ON_ONCE(!algo))
-			return;
-		mltcp_count(sk, algo, MLTCP_CNT_SOCKETS, 1);
-		mltcp_count(sk, algo, MLTCP_CNT_SOCKETS_TOTAL, 1);
-	}
+	if (mltcp_hook_init(mltcp_sk(sk), tcp_sk(sk)->bytes_acked, mltcp_sk_flow_tiebreak(sk),
+			    mltcp_clock_ms()))
+		return;
+	algo = mltcp_algo_of(sk);
+	if (WARN_ON_ONCE(!algo))
+		return;
+	mltcp_count(sk, algo, MLTCP_CNT_SOCKETS, 1);
+	mltcp_count(sk, algo, MLTCP_CNT_SOCKETS_TOTAL, 1);
 }
 EXPORT_SYMBOL_GPL(mltcp_ca_init);
 
 /**
  * mltcp_ca_release() - end MLTCP state on a socket
  * @sk: socket, from the algorithm's release hook
- *
- * TCP also calls release for sockets whose init never ran; those were
- * never counted.
  */
 void mltcp_ca_release(struct sock *sk)
 {
-	struct mltcp_sock *ms = mltcp_sk(sk);
+	struct mltcp_algo *algo;
 
-	if (ms->flags & MLTCP_SF_INIT) {
-		struct mltcp_algo *algo = mltcp_algo_of(sk);
-
-		ms->flags &= (u8)~MLTCP_SF_INIT;
-		if (!WARN_ON_ONCE(!algo))
-			mltcp_count(sk, algo, MLTCP_CNT_SOCKETS, -1);
-	}
+	if (!mltcp_hook_release(mltcp_sk(sk)))
+		return;
+	algo = mltcp_algo_of(sk);
+	if (!WARN_ON_ONCE(!algo))
+		mltcp_count(sk, algo, MLTCP_CNT_SOCKETS, -1);
 }
 EXPORT_SYMBOL_GPL(mltcp_ca_release);
 
-/* An iteration just ended on @sk: report it and start timing the next. */
-static void mltcp_iteration_done(struct sock *sk, bool given)
+/* An iteration ended on @sk after @ms milliseconds: report it. */
+static void mltcp_iteration_done(struct sock *sk, bool given, u32 ms)
 {
-	struct mltcp_sock *ms = mltcp_sk(sk);
-	u32 now = mltcp_clock_ms();
+	const struct mltcp_sock *st = mltcp_sk(sk);
+	struct mltcp_algo *algo = mltcp_algo_of(sk);
 
-	trace_mltcp_iteration(sk, mltcp_last_iter_bytes(ms), now - ms->start_ms,
-			      given, ms->bytes_per_iter, ms->iters);
-	ms->start_ms = now;
+	if (algo)
+		mltcp_count(sk, algo, given ? MLTCP_CNT_ITERS_GIVEN : MLTCP_CNT_ITERS_LEARNED, 1);
+	trace_mltcp_iteration(sk, mltcp_last_iter_bytes(st), ms, given, st->bytes_per_iter,
+			      st->iters);
 }
 
 /*
@@ -758,123 +755,105 @@ static u32 mltcp_initial_window(struct sock *sk)
 	return min(w ? w : TCP_INIT_CWND, tp->snd_cwnd_clamp);
 }
 
-/*
- * A new iteration's first transmission: see mltcp_restart_due() for the
- * restart and mltcp_restart_ssthresh() for the threshold it leaves.
- */
-static void mltcp_restart_window(struct sock *sk)
-{
-	struct tcp_sock *tp = tcp_sk(sk);
-	u32 before = tcp_snd_cwnd(tp);
-	u32 w = mltcp_initial_window(sk);
-	u32 bdp;
-
-	if (w >= before)
-		return;
-	bdp = mltcp_path_bdp(tp->rate_delivered, tp->rate_interval_us, tcp_min_rtt(tp));
-	tp->snd_ssthresh = mltcp_restart_ssthresh(tp->snd_ssthresh, before, bdp,
-						  inet_csk(sk)->icsk_ca_state < TCP_CA_CWR);
-	tcp_snd_cwnd_set(tp, w);
-	tp->snd_cwnd_stamp = tcp_jiffies32;
-	trace_mltcp_restart(sk, before, w);
-}
-
 /**
  * mltcp_ca_cwnd_event() - iteration tracking on congestion-window events
  * @sk: socket
  * @ev: event
  *
- * On CA_EVENT_TX_START (a transmission while nothing is in flight) an
- * idle gap ends a learned iteration and, where F is in use, restarts the
- * window (mltcp_restart_due()).  It runs before the first segment of the
- * new flight leaves, so the whole flight obeys the restarted window.
- * Algorithms with their own cwnd_event call this from it; Reno uses it
- * directly.
+ * CA_EVENT_TX_START (a transmission while nothing is in flight) is
+ * mltcp_hook_tx_start(): it runs before the first segment of the new
+ * flight leaves, so the whole flight obeys a restarted window.  Algorithms
+ * with their own cwnd_event call this from it; Reno uses it directly.
  */
 void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct mltcp_sock *ms = mltcp_sk(sk);
-	u32 outstanding, gap, thresh;
-	enum mltcp_event done;
-	u8 ref, bursts;
-	u64 bytes;
+	struct mltcp_tx_out out;
+	struct mltcp_tx_in in;
 
 	if (ev != CA_EVENT_TX_START)
 		return;
-	outstanding = tp->snd_nxt - tp->snd_una;
-	gap = mltcp_send_gap_us(tp);
-	thresh = mltcp_idle_threshold_us(READ_ONCE(mltcp_idle_ms),
-					 tp->srtt_us >> 3);
-	if (mltcp_restart_due(ms, READ_ONCE(mltcp_mode), READ_ONCE(mltcp_fparams),
-			      outstanding, gap, thresh)) {
-		mltcp_restart_window(sk);
-		mltcp_yield_begin(ms, gap, mltcp_clock_ms());
+	in = (struct mltcp_tx_in){
+		.g		= &mltcp_globals,
+		.bytes_acked	= tp->bytes_acked,
+		.outstanding	= tp->snd_nxt - tp->snd_una,
+		.gap_us		= mltcp_send_gap_us(tp),
+		.srtt_us	= tp->srtt_us >> 3,
+		.now_ms		= mltcp_clock_ms(),
+		.cwnd		= tcp_snd_cwnd(tp),
+		.ssthresh	= tp->snd_ssthresh,
+		.init_cwnd	= mltcp_initial_window(sk),
+		.delivered	= tp->rate_delivered,
+		.interval_us	= tp->rate_interval_us,
+		.min_rtt_us	= tcp_min_rtt(tp),
+		.ca_open	= inet_csk(sk)->icsk_ca_state < TCP_CA_CWR,
+	};
+	mltcp_hook_tx_start(ms, &in, &out);
+	if (out.restarted) {
+		tp->snd_ssthresh = out.ssthresh;
+		tcp_snd_cwnd_set(tp, out.cwnd);
+		tp->snd_cwnd_stamp = tcp_jiffies32;
+		trace_mltcp_restart(sk, out.cwnd_before, out.cwnd);
 	}
-	ref = ms->gap_q8;
-	bursts = ms->bursts;
-	bytes = mltcp_bytes_done(tp->bytes_acked, ms->mark);
-	done = mltcp_on_tx_start(ms, tp->bytes_acked, outstanding, gap, thresh);
-	if (trace_mltcp_gap_enabled() && !(ms->flags & MLTCP_SF_BOUNDS_GIVEN) &&
-	    mltcp_is_idle_gap(outstanding, gap, thresh))
-		trace_mltcp_gap(sk, gap, ref, bursts, ms->gap_q8, bytes,
-				done == MLTCP_EV_LEARNED);
-	if (done == MLTCP_EV_LEARNED) {
-		struct mltcp_algo *algo = mltcp_algo_of(sk);
-
-		if (algo)
-			mltcp_count(sk, algo, MLTCP_CNT_ITERS_LEARNED, 1);
-		mltcp_iteration_done(sk, false);
-	}
+	if (out.gap_seen)
+		trace_mltcp_gap(sk, in.gap_us, out.gap_ref, out.gap_bursts, ms->gap_q8,
+				out.gap_bytes, out.iter_done);
+	if (out.iter_done)
+		mltcp_iteration_done(sk, false, out.iter_ms);
 }
 EXPORT_SYMBOL_GPL(mltcp_ca_cwnd_event);
 
 /**
- * mltcp_ai_credit() - scale the additive-increase credit of an ACK by F
+ * mltcp_ca_ack() - mltcp_cong_avoid() once the ACK has something to do
  * @sk: socket
- * @acked: segments the base algorithm would credit to its increase
+ * @acked: in: segments newly acknowledged; out: the F-scaled credit of
+ *	congestion avoidance
+ * @cwnd_limited: tcp_is_cwnd_limited()
  *
- * Lock-free and allocation-free; called on every ACK in congestion
+ * mltcp_hook_ack(): reads the socket (the RTT sample and the clock only
+ * while the socket yields), applies slow start's window and reports (the
+ * tracepoints mltcp_yield, once per yield, and mltcp_ack, per credit).
+ * Lock-free and allocation-free: called on every ACK in congestion
  * avoidance.
  *
- * Return: the credit to feed the base algorithm's additive increase.
+ * Return: true when the base algorithm's congestion avoidance has work.
  */
-u32 mltcp_ai_credit(struct sock *sk, u32 acked)
+bool mltcp_ca_ack(struct sock *sk, u32 *acked, bool cwnd_limited)
 {
+	struct tcp_sock *tp = tcp_sk(sk);
 	struct mltcp_sock *ms = mltcp_sk(sk);
-	u32 f = mltcp_sock_f_q10(ms, READ_ONCE(mltcp_mode),
-				 READ_ONCE(mltcp_fparams),
-				 READ_ONCE(mltcp_stagger),
-				 READ_ONCE(mltcp_overrun),
-				 tcp_sk(sk)->bytes_acked);
-	u32 credit = mltcp_scale_credit(acked, f, &ms->carry);
+	struct mltcp_ack_out out;
+	struct mltcp_ack_in in = {
+		.g		= &mltcp_globals,
+		.bytes_acked	= tp->bytes_acked,
+		.acked		= *acked,
+		.cwnd		= tcp_snd_cwnd(tp),
+		.ssthresh	= tp->snd_ssthresh,
+		.cwnd_clamp	= tp->snd_cwnd_clamp,
+		.cwnd_limited	= cwnd_limited,
+	};
 
-	trace_mltcp_ack(sk, ms, f, acked, credit);
-	return credit;
+	if (mltcp_in_yield(ms)) {
+		in.rtt.rtt_us = tp->rack.rtt_us;
+		in.rtt.min_rtt_us = tcp_min_rtt(tp);
+		in.rtt.now_ms = mltcp_clock_ms();
+	}
+	mltcp_hook_ack(ms, &in, &out);
+	if (out.yield == MLTCP_YIELD_DRAINED || out.yield == MLTCP_YIELD_BOUND)
+		trace_mltcp_yield(sk, in.rtt.now_ms - ms->start_ms, out.yield == MLTCP_YIELD_BOUND,
+				  mltcp_yield_backoff(ms), in.rtt.rtt_us, in.rtt.min_rtt_us);
+	if (out.slow_start) {
+		trace_mltcp_ack(sk, ms, out.f, in.acked, out.ss_credit);
+		tcp_snd_cwnd_set(tp, out.cwnd);
+	}
+	if (!out.ca)
+		return false;
+	trace_mltcp_ack(sk, ms, out.f, out.ca_acked, out.ca_credit);
+	*acked = out.ca_credit;
+	return true;
 }
-EXPORT_SYMBOL_GPL(mltcp_ai_credit);
-
-/**
- * mltcp_yield_ended() - a restarted flow stops yielding on this ACK
- * @sk: socket
- * @now_ms: the clock mltcp_yields() decided with
- * @bound: the bound ran out (else the queue drained)
- *
- * Only reports (tracepoint mltcp_yield): how long the flow held its window
- * since the iteration started, whether the queue it met drained or the
- * bound ran out, and the backoff the next yield's bound starts from.  Out
- * of line so that the algorithms' modules need no tracepoint of their own;
- * called at most once per iteration.
- */
-void mltcp_yield_ended(struct sock *sk, u32 now_ms, bool bound)
-{
-	const struct tcp_sock *tp = tcp_sk(sk);
-	const struct mltcp_sock *ms = mltcp_sk(sk);
-
-	trace_mltcp_yield(sk, now_ms - ms->start_ms, bound, mltcp_yield_backoff(ms),
-			  tp->rack.rtt_us, tcp_min_rtt(tp));
-}
-EXPORT_SYMBOL_GPL(mltcp_yield_ended);
+EXPORT_SYMBOL_GPL(mltcp_ca_ack);
 
 /**
  * mltcp_reno_cong_avoid() - Reno increase with the F-scaled credit
@@ -882,17 +861,16 @@ EXPORT_SYMBOL_GPL(mltcp_yield_ended);
  * @ack: acknowledged sequence number (unused)
  * @acked: segments newly acknowledged
  *
- * Slow start takes the F-scaled credit (mltcp_slow_start()); in congestion
- * avoidance cwnd grows by F segments per window of ACKs instead of one.
- * Shared by mltcp_reno and mltcp_dctcp.
+ * Slow start and congestion avoidance take the F-scaled credit
+ * (mltcp_hook_ack()): in congestion avoidance cwnd grows by F segments per
+ * window of ACKs instead of one.  Shared by mltcp_reno and mltcp_dctcp.
  */
 void mltcp_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 
-	if (!mltcp_slow_start(sk, &acked))
+	if (!mltcp_cong_avoid(sk, &acked))
 		return;
-	acked = mltcp_ai_credit(sk, acked);
 	if (acked)
 		tcp_cong_avoid_ai(tp, tcp_snd_cwnd(tp), acked);
 }
@@ -904,27 +882,15 @@ EXPORT_SYMBOL_GPL(mltcp_reno_cong_avoid);
  * @cwnd: window before the decrease
  * @reduced: the base algorithm's reduced window (its ssthresh)
  *
- * With the ``decrease`` parameter set (the default), the cut cwnd - @reduced
- * is divided by F, so the flow further through its iteration also backs
- * off less (the MLTCP papers note the principle applies to the decrease;
- * over a tail-drop queue Reno and CUBIC only interleave with it).  Off, or
- * with F = 1, @reduced is returned unchanged.  Runs once per congestion
- * event, not per ACK.
+ * mltcp_hook_decrease(), with the ``decrease`` parameter.  Runs once per
+ * congestion event, not per ACK.
  *
  * Return: the window to use as ssthresh.
  */
 u32 mltcp_decrease(struct sock *sk, u32 cwnd, u32 reduced)
 {
-	struct mltcp_sock *ms = mltcp_sk(sk);
-
-	if (!READ_ONCE(mltcp_scale_decrease))
-		return reduced;
-	return mltcp_soften_cut(cwnd, reduced,
-				mltcp_sock_f_q10(ms, READ_ONCE(mltcp_mode),
-						 READ_ONCE(mltcp_fparams),
-						 READ_ONCE(mltcp_stagger),
-						 READ_ONCE(mltcp_overrun),
-						 tcp_sk(sk)->bytes_acked));
+	return mltcp_hook_decrease(mltcp_sk(sk), &mltcp_globals, tcp_sk(sk)->bytes_acked,
+				   cwnd, reduced);
 }
 EXPORT_SYMBOL_GPL(mltcp_decrease);
 
@@ -978,20 +944,15 @@ EXPORT_SYMBOL_GPL(mltcp_set_bytes_per_iter);
 int mltcp_iteration_begin(struct sock *sk, u64 bytes)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
-	struct mltcp_algo *algo;
+	struct mltcp_mark_out out;
 
 	sock_owned_by_me(sk);
-	algo = mltcp_algo_of(sk);
-	if (!algo)
+	if (!mltcp_sk_is_mltcp(sk))
 		return -EOPNOTSUPP;
-	if (mltcp_iter_begin(mltcp_sk(sk), tp->bytes_acked,
-			     tp->write_seq - tp->snd_una, bytes) == MLTCP_EV_GIVEN) {
-		mltcp_count(sk, algo, MLTCP_CNT_ITERS_GIVEN, 1);
-		mltcp_iteration_done(sk, true);
-	} else {
-		/* The first mark only starts the clock. */
-		mltcp_sk(sk)->start_ms = mltcp_clock_ms();
-	}
+	mltcp_hook_mark(mltcp_sk(sk), tp->bytes_acked, tp->write_seq - tp->snd_una, bytes,
+			mltcp_clock_ms(), &out);
+	if (out.iter_done)
+		mltcp_iteration_done(sk, true, out.iter_ms);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mltcp_iteration_begin);
@@ -1025,7 +986,8 @@ int mltcp_get_state(struct sock *sk, struct mltcp_sock_state *out)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	const struct mltcp_sock *ms = mltcp_sk(sk);
-	int mode = READ_ONCE(mltcp_mode);
+	const struct mltcp_globals *g = &mltcp_globals;
+	int mode = READ_ONCE(g->mode);
 
 	sock_owned_by_me(sk);
 	if (!mltcp_sk_is_mltcp(sk))
@@ -1039,16 +1001,15 @@ int mltcp_get_state(struct sock *sk, struct mltcp_sock_state *out)
 	out->bytes_per_iter = ms->bytes_per_iter;
 	out->bytes_ratio = mltcp_ratio_q10(out->bytes_this_iter,
 					   ms->bytes_per_iter);
-	out->f = mltcp_sock_f_q10(ms, mode, READ_ONCE(mltcp_fparams),
-				  READ_ONCE(mltcp_stagger), READ_ONCE(mltcp_overrun),
-				  tp->bytes_acked);
+	out->f = mltcp_sock_f_q10(ms, mode, READ_ONCE(g->fparams), READ_ONCE(g->stagger),
+				  READ_ONCE(g->overrun), tp->bytes_acked);
 	out->tiebreak = ms->tiebreak;
 	out->tiebreak_given = ms->flags & MLTCP_SF_TIEBREAK_GIVEN;
-	out->stagger = READ_ONCE(mltcp_stagger);
-	out->decrease = READ_ONCE(mltcp_scale_decrease);
+	out->stagger = READ_ONCE(g->stagger);
+	out->decrease = READ_ONCE(g->decrease);
 	out->head_start = true;	/* every socket's tie-break gives one */
 	out->overrun = mltcp_f_active(ms, mode) &&
-		       mltcp_iter_overrun(ms, READ_ONCE(mltcp_overrun), out->bytes_this_iter);
+		       mltcp_iter_overrun(ms, READ_ONCE(g->overrun), out->bytes_this_iter);
 	out->unearned = !mltcp_iter_earned(ms);
 	out->iterations = ms->iters;
 	out->cwnd = tcp_snd_cwnd(tp);

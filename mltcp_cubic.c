@@ -6,7 +6,7 @@
  * HyStart, same module parameters and defaults.  F enters in two places
  * only: every ACK's credit (segments acked) is multiplied by F before it
  * drives the cubic increase and the Reno-friendly estimate
- * (mltcp_ai_credit()), and the multiplicative decrease is divided by F
+ * (mltcp_cong_avoid()), and the multiplicative decrease is divided by F
  * when the core's "decrease" parameter is set (mltcp_decrease()).
  *
  * Written from RFC 9438, the CUBIC and HyStart papers (Ha, Rhee, Xu 2008;
@@ -386,13 +386,13 @@ friendliness:
 static void mltcp_cubic_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	u32 credit, cnt;
+	u32 cnt;
 
-	if (!mltcp_slow_start(sk, &acked))
+	/* acked becomes the F-scaled credit */
+	if (!mltcp_cong_avoid(sk, &acked))
 		return;
-	credit = mltcp_ai_credit(sk, acked);
-	cnt = cubic_cnt(inet_csk_ca(sk), tcp_snd_cwnd(tp), credit);
-	tcp_cong_avoid_ai(tp, cnt, credit);
+	cnt = cubic_cnt(inet_csk_ca(sk), tcp_snd_cwnd(tp), acked);
+	tcp_cong_avoid_ai(tp, cnt, acked);
 }
 
 /* Congestion event: W_max with fast convergence, ssthresh = cwnd * beta. */

@@ -2,7 +2,7 @@
 /*
  * mltcp_cubic as a BPF struct_ops: the algorithm of mltcp_cubic.c (see
  * its header comment: RFC 9438, HyStart, Linux's cubic behaviour) with
- * F entering in the same two places, the ACK credit (mltcp_bpf_ai_credit())
+ * F entering in the same two places, the ACK credit (mltcp_bpf_cong_avoid())
  * and the decrease (mltcp_bpf_decrease()).
  *
  * Why this is not mltcp_cubic.c compiled twice: that file is written
@@ -305,14 +305,14 @@ void BPF_PROG(mltcp_cubic_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct mltcp_bpf_p p;
-	u32 credit, cnt;
+	u32 cnt;
 
-	if (!mltcp_bpf_slow_start(sk, &acked))
+	/* acked becomes the F-scaled credit */
+	if (!mltcp_bpf_cong_avoid(sk, &acked))
 		return;
 	mltcp_get_params(&p);
-	credit = mltcp_bpf_ai_credit(sk, acked);
-	cnt = cubic_cnt(inet_csk_ca(sk), tcp_snd_cwnd(tp), credit, p.hz);
-	tcp_cong_avoid_ai(tp, cnt, credit);
+	cnt = cubic_cnt(inet_csk_ca(sk), tcp_snd_cwnd(tp), acked, p.hz);
+	tcp_cong_avoid_ai(tp, cnt, acked);
 }
 
 SEC("struct_ops/mltcp_cubic_ssthresh")

@@ -3,11 +3,13 @@
  * MLTCP BPF backend: maps and the glue between the tcp_sock counters and
  * the math of include/mltcp_core.h, the BPF counterpart of mltcp_core.c's
  * congestion-control hooks (mltcp_ca_init(), mltcp_ca_cwnd_event(),
- * mltcp_ai_credit(), mltcp_slow_start(), mltcp_decrease(), ...).
+ * mltcp_cong_avoid(), mltcp_decrease(), ...).
  *
- * The math and the per-socket state machine are not copied: they are
- * include/mltcp_core.h itself, compiled for BPF through
- * include/mltcp_bpf_compat.h.  What differs from the module, and why:
+ * The math, the per-socket state machine and the order of the steps at each
+ * hook are not copied: they are include/mltcp_core.h itself (the hook
+ * entries, mltcp_hooks.h), compiled for BPF through
+ * include/mltcp_bpf_compat.h; this file reads the socket, calls the entry
+ * and applies what it returns.  What differs from the module, and why:
  *  - the MLTCP state of a socket lives in the "socks" sk_storage map, not
  *    in icsk_ca_priv, so that userspace can read it by socket fd (the
  *    module's MLTCP_SO_INFO); the algorithms' own state (CUBIC, DCTCP)
@@ -47,7 +49,6 @@
 #define MLTCP_BPF_HZ_DEFAULT	250U
 
 /* Kernel functions a BPF tcp_congestion_ops may call (6.1 and later) */
-extern u32 tcp_slow_start(struct tcp_sock *tp, u32 acked) __ksym;
 extern void tcp_cong_avoid_ai(struct tcp_sock *tp, u32 w, u32 acked) __ksym;
 extern u32 tcp_reno_ssthresh(struct sock *sk) __ksym;
 extern u32 tcp_reno_undo_cwnd(struct sock *sk) __ksym;
@@ -85,12 +86,7 @@ _Static_assert(sizeof(struct mltcp_sock) == MLTCP_BPF_SOCK_STATE_SIZE,
 
 /* The global parameters after clamping: the BPF side trusts no map value. */
 struct mltcp_bpf_p {
-	u32 fparams;
-	u32 idle_ms;
-	int mode;
-	u32 stagger;
-	u32 overrun;
-	bool decrease;
+	struct mltcp_globals g;
 	u32 hz;
 };
 
@@ -98,15 +94,16 @@ static __always_inline void mltcp_get_params(struct mltcp_bpf_p *p)
 {
 	u32 zero = 0, slope, icpt;
 	struct mltcp_bpf_params *m = bpf_map_lookup_elem(&params, &zero);
+	struct mltcp_globals *g = &p->g;
 
 	/* never set by a loader (hz 0): the module's defaults */
 	if (!m || !m->hz) {
-		p->fparams = mltcp_params_pack(MLTCP_SLOPE_DEFAULT, MLTCP_INTERCEPT_DEFAULT);
-		p->idle_ms = MLTCP_IDLE_MS_DEFAULT;
-		p->mode = MLTCP_MODE_LEARNED;
-		p->stagger = MLTCP_STAGGER_DEFAULT;
-		p->overrun = MLTCP_OVERRUN_DEFAULT;
-		p->decrease = true;
+		g->fparams = mltcp_params_pack(MLTCP_SLOPE_DEFAULT, MLTCP_INTERCEPT_DEFAULT);
+		g->idle_ms = MLTCP_IDLE_MS_DEFAULT;
+		g->mode = MLTCP_MODE_LEARNED;
+		g->stagger = MLTCP_STAGGER_DEFAULT;
+		g->overrun = MLTCP_OVERRUN_DEFAULT;
+		g->decrease = true;
 		p->hz = MLTCP_BPF_HZ_DEFAULT;
 		return;
 	}
@@ -114,14 +111,14 @@ static __always_inline void mltcp_get_params(struct mltcp_bpf_p *p)
 	icpt = mltcp_params_intercept(m->fparams);
 	slope = min(slope, MLTCP_SLOPE_MAX);
 	icpt = clamp(icpt, MLTCP_INTERCEPT_MIN, MLTCP_INTERCEPT_MAX);
-	p->fparams = mltcp_params_pack(slope, icpt);
-	p->idle_ms = clamp(m->idle_ms, MLTCP_IDLE_MS_MIN, MLTCP_IDLE_MS_MAX);
+	g->fparams = mltcp_params_pack(slope, icpt);
+	g->idle_ms = clamp(m->idle_ms, MLTCP_IDLE_MS_MIN, MLTCP_IDLE_MS_MAX);
 	/* an unknown mode is the safe one: the base algorithm */
-	p->mode = m->mode <= MLTCP_MODE_OFF ? (int)m->mode : MLTCP_MODE_OFF;
-	p->stagger = min(m->stagger, MLTCP_STAGGER_MAX);
+	g->mode = m->mode <= MLTCP_MODE_OFF ? (int)m->mode : MLTCP_MODE_OFF;
+	g->stagger = min(m->stagger, MLTCP_STAGGER_MAX);
 	/* an invalid bound is the strict one */
-	p->overrun = mltcp_overrun_valid(m->overrun) ? m->overrun : MLTCP_OVERRUN_DEFAULT;
-	p->decrease = m->decrease != 0;
+	g->overrun = mltcp_overrun_valid(m->overrun) ? m->overrun : MLTCP_OVERRUN_DEFAULT;
+	g->decrease = m->decrease != 0;
 	p->hz = m->hz >= 100 && m->hz <= 1000 ? m->hz : MLTCP_BPF_HZ_DEFAULT;
 }
 
@@ -222,6 +219,7 @@ static __always_inline void mltcp_apply_hints(struct sock *sk, struct mltcp_bpf_
 {
 	struct mltcp_bpf_hints *h = bpf_sk_storage_get(&hints, sk, NULL, 0);
 	struct mltcp_sock *ms = mltcp_ms(st);
+	struct mltcp_mark_out mark;
 	u32 gen;
 
 	if (!h)
@@ -234,10 +232,10 @@ static __always_inline void mltcp_apply_hints(struct sock *sk, struct mltcp_bpf_
 	gen = READ_ONCE(h->mark_gen);
 	if (gen != st->mark_gen) {
 		st->mark_gen = gen;
-		if (mltcp_iter_begin(ms, READ_ONCE(h->mark), 0,
-				     READ_ONCE(h->mark_bytes)) == MLTCP_EV_GIVEN)
+		mltcp_hook_mark(ms, READ_ONCE(h->mark), 0, READ_ONCE(h->mark_bytes),
+				mltcp_clock_ms(), &mark);
+		if (mark.iter_done)
 			mltcp_count(st->algo, MLTCP_CNT_GIVEN, 1);
-		ms->start_ms = mltcp_clock_ms();
 	}
 	gen = READ_ONCE(h->tb_gen);
 	if (gen != st->tb_gen) {
@@ -284,21 +282,18 @@ static __always_inline u16 mltcp_bpf_flow_tiebreak(const struct sock *sk)
 static __always_inline void mltcp_bpf_init(struct sock *sk, u32 algo)
 {
 	struct mltcp_bpf_sock *st;
-	struct mltcp_sock *ms;
 	bool counted;
 
 	st = bpf_sk_storage_get(&socks, sk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
 	if (!st)
 		return;
-	ms = mltcp_ms(st);
-	counted = ms->flags & MLTCP_SF_INIT;
+	counted = mltcp_hook_init(mltcp_ms(st), tcp_sk(sk)->bytes_acked,
+				  mltcp_bpf_flow_tiebreak(sk), mltcp_clock_ms());
+	/* a socket counted under another algorithm moves to this one */
 	if (counted && st->algo != algo) {
 		mltcp_count(st->algo, MLTCP_CNT_SOCKETS, -1);
 		counted = false;
 	}
-	mltcp_sock_init(ms, tcp_sk(sk)->bytes_acked, mltcp_bpf_flow_tiebreak(sk));
-	ms->flags |= MLTCP_SF_INIT;
-	ms->start_ms = mltcp_clock_ms();
 	st->algo = algo;
 	st->f = MLTCP_Q10_ONE;
 	if (!counted) {
@@ -312,15 +307,9 @@ static __always_inline void mltcp_bpf_init(struct sock *sk, u32 algo)
 static __always_inline void mltcp_bpf_release(struct sock *sk)
 {
 	struct mltcp_bpf_sock *st = bpf_sk_storage_get(&socks, sk, NULL, 0);
-	struct mltcp_sock *ms;
 
-	if (!st)
-		return;
-	ms = mltcp_ms(st);
-	if (ms->flags & MLTCP_SF_INIT) {
-		ms->flags &= (u8)~MLTCP_SF_INIT;
+	if (st && mltcp_hook_release(mltcp_ms(st)))
 		mltcp_count(st->algo, MLTCP_CNT_SOCKETS, -1);
-	}
 }
 
 /* mltcp_send_gap_us(): time since the last data transmission */
@@ -334,17 +323,17 @@ static __always_inline u32 mltcp_send_gap_us(const struct tcp_sock *tp, u32 hz)
 }
 
 /*
- * mltcp_ca_cwnd_event(): an idle gap ends a learned iteration and, where F is
- * in use, restarts the window (mltcp_restart_due()).  The modules honour a
- * route's initcwnd; BPF cannot read the route, so this restarts from TCP's
- * default initial window.
+ * mltcp_ca_cwnd_event(): CA_EVENT_TX_START is mltcp_hook_tx_start().  The
+ * modules honour a route's initcwnd; BPF cannot read the route, so a restart
+ * goes back to TCP's default initial window.
  */
 static __always_inline void mltcp_bpf_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct mltcp_bpf_sock *st;
+	struct mltcp_tx_out out;
+	struct mltcp_tx_in in;
 	struct mltcp_bpf_p p;
-	u32 thresh;
 
 	if (ev != CA_EVENT_TX_START)
 		return;
@@ -352,71 +341,66 @@ static __always_inline void mltcp_bpf_cwnd_event(struct sock *sk, enum tcp_ca_ev
 	if (!st)
 		return;
 	mltcp_get_params(&p);
-	thresh = mltcp_idle_threshold_us(p.idle_ms, tp->srtt_us >> 3);
-	if (mltcp_restart_due(mltcp_ms(st), p.mode, p.fparams, tp->snd_nxt - tp->snd_una,
-			      mltcp_send_gap_us(tp, p.hz), thresh)) {
-		u32 w = tp->snd_cwnd_clamp < MLTCP_BPF_INIT_CWND ? tp->snd_cwnd_clamp :
-			MLTCP_BPF_INIT_CWND;
-		u32 before = tcp_snd_cwnd(tp);
-
-		/* as mltcp_restart_window() in mltcp_core.c */
-		if (w < before) {
-			u32 bdp = mltcp_path_bdp(tp->rate_delivered, tp->rate_interval_us,
-						 tp->rtt_min.s[0].v);
-			bool open = BPF_CORE_READ_BITFIELD(inet_csk(sk), icsk_ca_state) <
-				    TCP_CA_CWR;
-
-			tp->snd_ssthresh = mltcp_restart_ssthresh(tp->snd_ssthresh, before,
-								  bdp, open);
-			tp->snd_cwnd = w;
-		}
-		mltcp_yield_begin(mltcp_ms(st), mltcp_send_gap_us(tp, p.hz), mltcp_clock_ms());
+	in = (struct mltcp_tx_in){
+		.g		= &p.g,
+		.bytes_acked	= tp->bytes_acked,
+		.outstanding	= tp->snd_nxt - tp->snd_una,
+		.gap_us		= mltcp_send_gap_us(tp, p.hz),
+		.srtt_us	= tp->srtt_us >> 3,
+		.now_ms		= mltcp_clock_ms(),
+		.cwnd		= tcp_snd_cwnd(tp),
+		.ssthresh	= tp->snd_ssthresh,
+		.init_cwnd	= min(tp->snd_cwnd_clamp, MLTCP_BPF_INIT_CWND),
+		.delivered	= tp->rate_delivered,
+		.interval_us	= tp->rate_interval_us,
+		.min_rtt_us	= tp->rtt_min.s[0].v,
+		.ca_open	= BPF_CORE_READ_BITFIELD(inet_csk(sk), icsk_ca_state) < TCP_CA_CWR,
+	};
+	mltcp_hook_tx_start(mltcp_ms(st), &in, &out);
+	if (out.restarted) {
+		tp->snd_ssthresh = out.ssthresh;
+		tp->snd_cwnd = out.cwnd;
 	}
-	if (mltcp_on_tx_start(mltcp_ms(st), tp->bytes_acked, tp->snd_nxt - tp->snd_una,
-			      mltcp_send_gap_us(tp, p.hz), thresh) == MLTCP_EV_LEARNED) {
+	if (out.iter_done)
 		mltcp_count(st->algo, MLTCP_CNT_LEARNED, 1);
-		mltcp_ms(st)->start_ms = mltcp_clock_ms();
-	}
 }
 
-/* mltcp_ai_credit(): scale an ACK's credit by F */
-static __always_inline u32 mltcp_bpf_ai_credit(struct sock *sk, u32 acked)
-{
-	struct mltcp_bpf_sock *st = mltcp_state(sk);
-	struct mltcp_sock *ms;
-	struct mltcp_bpf_p p;
-	u32 f;
-
-	if (!st)
-		return acked;
-	ms = mltcp_ms(st);
-	mltcp_get_params(&p);
-	f = mltcp_sock_f_q10(ms, p.mode, p.fparams, p.stagger, p.overrun,
-			     tcp_sk(sk)->bytes_acked);
-	st->f = f;
-	return mltcp_scale_credit(acked, f, &ms->carry);
-}
-
-/* mltcp_slow_start(): slow start fed the F-scaled credit (include/mltcp.h) */
-static __always_inline bool mltcp_bpf_slow_start(struct sock *sk, u32 *acked)
+/*
+ * mltcp_cong_avoid(): the ACK is mltcp_hook_ack(); *@acked becomes the
+ * F-scaled credit of congestion avoidance.  Without memory for the state the
+ * socket runs the base algorithm: a zeroed state is in MLTCP_PHASE_BASE, F = 1.
+ */
+static __always_inline bool mltcp_bpf_cong_avoid(struct sock *sk, u32 *acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct mltcp_bpf_sock *st = mltcp_state(sk);
-	u32 credit, left;
+	struct mltcp_sock none = {}, *ms = st ? mltcp_ms(st) : &none;
+	struct mltcp_ack_out out;
+	struct mltcp_bpf_p p;
+	struct mltcp_ack_in in;
 
-	if (st && (mltcp_ms(st)->flags & MLTCP_SF_YIELD) &&
-	    mltcp_yield_holds(mltcp_ms(st), tp->rack.rtt_us, tp->rtt_min.s[0].v, mltcp_clock_ms()))
-		return false;
-	if (!tcp_is_cwnd_limited(sk))
-		return false;
-	if (tcp_in_slow_start(tp)) {
-		credit = mltcp_bpf_ai_credit(sk, *acked);
-		left = tcp_slow_start(tp, credit);
-		*acked = left ? (u32)div64_u64((u64)*acked * left, credit) : 0;
-		if (!*acked)
-			return false;
+	mltcp_get_params(&p);
+	in = (struct mltcp_ack_in){
+		.g		= &p.g,
+		.bytes_acked	= tp->bytes_acked,
+		.acked		= *acked,
+		.cwnd		= tcp_snd_cwnd(tp),
+		.ssthresh	= tp->snd_ssthresh,
+		.cwnd_clamp	= tp->snd_cwnd_clamp,
+		.cwnd_limited	= tcp_is_cwnd_limited(sk),
+	};
+	if (mltcp_in_yield(ms)) {
+		in.rtt.rtt_us = tp->rack.rtt_us;
+		in.rtt.min_rtt_us = tp->rtt_min.s[0].v;
+		in.rtt.now_ms = mltcp_clock_ms();
 	}
-	return true;
+	mltcp_hook_ack(ms, &in, &out);
+	if (out.slow_start)
+		tp->snd_cwnd = out.cwnd;
+	if (st && (out.slow_start || out.ca))
+		st->f = out.f;
+	*acked = out.ca_credit;
+	return out.ca;
 }
 
 /* mltcp_reno_cong_avoid() */
@@ -424,28 +408,22 @@ static __always_inline void mltcp_bpf_reno_cong_avoid(struct sock *sk, u32 acked
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 
-	if (!mltcp_bpf_slow_start(sk, &acked))
+	if (!mltcp_bpf_cong_avoid(sk, &acked))
 		return;
-	acked = mltcp_bpf_ai_credit(sk, acked);
 	if (acked)
 		tcp_cong_avoid_ai(tp, tcp_snd_cwnd(tp), acked);
 }
 
-/* mltcp_decrease(): divide a multiplicative decrease by F */
+/* mltcp_decrease(): the multiplicative decrease is mltcp_hook_decrease() */
 static __always_inline u32 mltcp_bpf_decrease(struct sock *sk, u32 cwnd, u32 reduced)
 {
-	struct mltcp_bpf_sock *st;
+	struct mltcp_bpf_sock *st = mltcp_state(sk);
 	struct mltcp_bpf_p p;
 
-	mltcp_get_params(&p);
-	if (!p.decrease)
-		return reduced;
-	st = mltcp_state(sk);
 	if (!st)
 		return reduced;
-	return mltcp_soften_cut(cwnd, reduced,
-				mltcp_sock_f_q10(mltcp_ms(st), p.mode, p.fparams, p.stagger,
-						 p.overrun, tcp_sk(sk)->bytes_acked));
+	mltcp_get_params(&p);
+	return mltcp_hook_decrease(mltcp_ms(st), &p.g, tcp_sk(sk)->bytes_acked, cwnd, reduced);
 }
 
 /* mltcp_reno_ssthresh() */

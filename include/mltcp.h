@@ -121,74 +121,30 @@ void mltcp_unregister(struct mltcp_algo *algo);
 void mltcp_ca_init(struct sock *sk);
 void mltcp_ca_release(struct sock *sk);
 void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev);
-u32 mltcp_ai_credit(struct sock *sk, u32 acked);
-void mltcp_yield_ended(struct sock *sk, u32 now_ms, bool bound);
+bool mltcp_ca_ack(struct sock *sk, u32 *acked, bool cwnd_limited);
 void mltcp_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked);
 
 /**
- * mltcp_yields() - does a restarted flow keep its window on this ACK?
+ * mltcp_cong_avoid() - MLTCP's part of a cong_avoid hook
  * @sk: socket
+ * @acked: in: segments newly acknowledged; out: the F-scaled credit the
+ *	base algorithm's congestion avoidance increases by (may be 0)
  *
- * mltcp_yield_step() on the latest RTT sample (RACK's, taken on every ACK
- * before the congestion-control hooks run) against the path's minimum.
- * Cheap: a flag test unless the iteration restarted the window.  The ACK
- * that ends a yield calls mltcp_yield_ended() (the tracepoint), once per
- * iteration at most.
+ * The core's ACK entry (mltcp_hook_ack(), through mltcp_ca_ack()): the
+ * yield, slow start fed the F-scaled credit, and the credit of congestion
+ * avoidance.  An ACK that changes nothing (mltcp_ack_busy()) makes no call.
  *
- * Return: true while the flow yields to a queue other flows built.
+ * Return: true when the base algorithm's congestion avoidance has work.
  */
-static inline bool mltcp_yields(struct sock *sk)
+static inline bool mltcp_cong_avoid(struct sock *sk, u32 *acked)
 {
-	const struct tcp_sock *tp = tcp_sk(sk);
-	struct mltcp_sock *ms = mltcp_sk(sk);
-	enum mltcp_yield_state st;
-	u32 now_ms;
+	bool cwnd_limited = tcp_is_cwnd_limited(sk);
 
-	if (likely(!(ms->flags & MLTCP_SF_YIELD)))
+	if (!mltcp_ack_busy(mltcp_sk(sk), cwnd_limited))
 		return false;
-	now_ms = mltcp_clock_ms();
-	st = mltcp_yield_step(ms, tp->rack.rtt_us, tcp_min_rtt(tp), now_ms);
-	if (st == MLTCP_YIELD_HOLDS)
-		return true;
-	mltcp_yield_ended(sk, now_ms, st == MLTCP_YIELD_BOUND);
-	return false;
+	return mltcp_ca_ack(sk, acked, cwnd_limited);
 }
 
-/**
- * mltcp_slow_start() - the common start of a cong_avoid hook
- * @sk: socket
- * @acked: in: segments newly acknowledged; out: what is left for
- *	congestion avoidance after slow start took its share
- *
- * Slow start is the kernel's (tcp_slow_start()), fed the F-scaled credit
- * like congestion avoidance: with F = 1 it is exactly the base algorithm's.
- * Scaling it matters where losses are rare: behind a sender-side FIFO
- * (jobs sharing a NIC) TCP Small Queues, not loss, bounds each flow, so
- * flows stay in slow start, their shares follow their windows, and an
- * unscaled slow start would keep identical jobs at identical windows
- * whatever their F.
- *
- * Return: true when congestion avoidance has something to do.
- */
-static inline bool mltcp_slow_start(struct sock *sk, u32 *acked)
-{
-	struct tcp_sock *tp = tcp_sk(sk);
-	u32 credit, left;
-
-	if (mltcp_yields(sk))
-		return false;
-	if (!tcp_is_cwnd_limited(sk))
-		return false;
-	if (tcp_in_slow_start(tp)) {
-		credit = mltcp_ai_credit(sk, *acked);
-		left = tcp_slow_start(tp, credit);
-		/* what slow start did not use, back in unscaled segments */
-		*acked = left ? (u32)div_u64((u64)*acked * left, credit) : 0;
-		if (!*acked)
-			return false;
-	}
-	return true;
-}
 u32 mltcp_decrease(struct sock *sk, u32 cwnd, u32 reduced);
 u32 mltcp_reno_ssthresh(struct sock *sk);
 
@@ -254,6 +210,12 @@ extern const struct kernel_param_ops mltcp_param_iters_given_ops;
  */
 int mltcp_ctl_init(void);
 void mltcp_ctl_exit(void);
+
+/*
+ * The global parameters the hooks read (mltcp_hook_*()), for the core's
+ * files (not exported); the others use the accessors above.
+ */
+extern struct mltcp_globals mltcp_globals;
 
 /*
  * The registry of MLTCP algorithms, for the control plane in this module

@@ -11,30 +11,39 @@
  * the initial window (the restart) and holds it while another job's queue
  * is there (the yield), so that jobs taking turns stay apart.
  *
- * A socket's state within its iterations (enum mltcp_f_state, and the
- * yield's flag and backoff in mltcp_sock.flags):
+ * A socket's phase within its iterations (enum mltcp_phase, mltcp_phase.h:
+ * derived from struct mltcp_sock by mltcp_phase(); one comment per state
+ * there, and one per transition), with the hook entry (mltcp_hooks.h) that
+ * takes each transition:
  *
  *   BASE (F = 1): size unknown or below 16 KiB, or mode off
  *     |  a size is given, or the learner has recorded three iterations
  *     v
- *   ITERATION BOUNDARY: a mark (given), or an idle gap the learner takes
- *     |                 for an iteration gap (learned)
+ *   ITERATION BOUNDARY: a mark (given, mltcp_hook_mark()), or an idle gap
+ *     |   the learner takes for an iteration gap (learned, TX start)
  *     v
  *   UNEARNED (F = 1) - - - - - - - - - - - - - - -+  marked iterations only:
  *     |  first transmission after an idle gap      : the compute phase earns F
- *     v                                            :
- *   RESTART: cwnd = initial window, ssthresh climbs towards min(last cwnd, BDP)
+ *     v  (mltcp_hook_tx_start())                   :
+ *   RESTART (a step of mltcp_hook_tx_start(), not a phase): cwnd = initial
+ *     |   window, ssthresh climbs towards min(last cwnd, BDP)
  *     v
  *   YIELD: hold the window while RTT samples show another flow's queue
+ *     |   (mltcp_hook_rtt_sample(), on each ACK: mltcp_hook_ack())
  *     |   ends at a sample without one (backoff - 1, or + 1 for a learned
  *     |   drain after a quarter of the gap), or at the bound, the gap / 2^n
  *     |   from the restart (backoff + 1 if the queue is still there, else - 1)
  *     v
  *   RAMP: F = slope * min(1, ratio + tiebreak * stagger) + intercept
- *     or TOP: F = slope + intercept, at the deepest backoff (takes no turns)
- *     |  the iteration carried more than overrun * size
+ *     or TOP: F = slope + intercept, at the deepest backoff,
+ *     |   MLTCP_BACKOFF_NO_TURNS (takes no turns)
+ *     |  the iteration carried more than overrun * size (on an ACK)
  *     v
  *   OVERRUN (F = 1) until the next ITERATION BOUNDARY
+ *
+ * The backoff (enum mltcp_backoff, 0 to 3: the yield's bound is the gap, a
+ * half, a quarter, a 32nd of it) is kept across iterations; F's policy,
+ * the phases but YIELD, is enum mltcp_f_state (mltcp_f_state()).
  *
  * This header is plain C: it compiles in the kernel (used by mltcp_core.c),
  * in BPF (bpf/, through include/mltcp_bpf_compat.h) and in userspace (unit
@@ -45,9 +54,13 @@
  *   mltcp_types.h     the platform, limits, struct mltcp_sock and its flags
  *   mltcp_params.h    the global parameters: packing, validation, text form
  *   mltcp_f.h         F, its policy (enum mltcp_f_state), credit and decrease
+ *   mltcp_phase.h     the phase (enum mltcp_phase): the diagram's states
  *   mltcp_learner.h   iteration boundaries and sizes, learned or given
  *   mltcp_tiebreak.h  a connection's tie-break and its initial state
  *   mltcp_restart.h   the window restart and the yield that follows it
+ *   mltcp_hooks.h     one entry per TCP hook, the steps in their order: the
+ *                     kernel and BPF glue only read the socket, call it and
+ *                     apply what it returns
  *
  * Fixed point: every fractional quantity is Q10, i.e. 1024 == 1.0.
  *
@@ -130,8 +143,10 @@
 #include "mltcp_types.h"
 #include "mltcp_params.h"
 #include "mltcp_f.h"
+#include "mltcp_phase.h"
 #include "mltcp_learner.h"
 #include "mltcp_tiebreak.h"
 #include "mltcp_restart.h"
+#include "mltcp_hooks.h"
 
 #endif /* _MLTCP_CORE_H */

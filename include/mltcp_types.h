@@ -7,7 +7,6 @@
 #ifndef _MLTCP_TYPES_H
 #define _MLTCP_TYPES_H
 
-
 #ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/errno.h>
@@ -31,6 +30,10 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 {
 	return dividend / divisor;
 }
+
+#ifndef READ_ONCE
+#define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
+#endif
 #endif
 
 #define MLTCP_Q10_SHIFT		10
@@ -98,7 +101,20 @@ enum mltcp_mode {
 #define MLTCP_SF_YIELD		0x20	/* restarted; holds while others queue */
 #define MLTCP_SF_BACKOFF	0xc0	/* n: yield bound, mltcp_backoff_octaves() (2 bits) */
 #define MLTCP_SF_BACKOFF_SHIFT	6
-#define MLTCP_BACKOFF_MAX	3
+
+/*
+ * The yield's backoff, n in MLTCP_SF_BACKOFF: its bound is the iteration gap
+ * divided by 2^mltcp_backoff_octaves(n).  A yield that runs out its bound
+ * with the queue still there, or a learned one that drains late, steps it
+ * up; any other yield's end steps it down (mltcp_yield_step()).
+ */
+enum mltcp_backoff {
+	MLTCP_BACKOFF_GAP = 0,	/* a yield may last the iteration gap */
+	MLTCP_BACKOFF_HALF,	/* half the gap: a yield ran out against a longer phase */
+	MLTCP_BACKOFF_QUARTER,	/* a quarter of the gap: it happened again */
+	MLTCP_BACKOFF_NO_TURNS,	/* a 32nd: a job it cannot take turns with; F at its top */
+	MLTCP_BACKOFF_MAX = MLTCP_BACKOFF_NO_TURNS,
+};
 /* the deepest backoff bounds a yield by gap / 2^5: a probe of an RTT or two */
 #define MLTCP_BACKOFF_DEEPEST_OCTAVES	5
 /* a learned yield that drains after gap / 2^2 steps the backoff up: mltcp_yield_was_long() */
@@ -148,6 +164,31 @@ struct mltcp_sock {
 		u8 bursts;
 		u16 restart_ms;
 	};
+};
+
+/**
+ * struct mltcp_globals - the global parameters a hook reads
+ * @fparams: slope and intercept, packed (mltcp_params_pack()): one load
+ * @idle_ms: floor of the idle threshold (mltcp_idle_threshold_us())
+ * @stagger: largest head start, Q10 of an iteration (mltcp_head_start_q10())
+ * @overrun: bound on the bytes of an iteration F applies to, Q10 multiple of
+ *	its size, 0 = none (mltcp_iter_overrun())
+ * @mode: enum mltcp_mode
+ * @decrease: F also divides the multiplicative decrease (mltcp_soften_cut())
+ *
+ * The hook entries (mltcp_hooks.h) take them by pointer and read each field
+ * they use once, with READ_ONCE(), when they use it: the kernel passes its
+ * live parameters, which the control plane writes field by field with
+ * WRITE_ONCE() (slope and intercept together, in @fparams); the BPF backend
+ * a copy of its map's, clamped.
+ */
+struct mltcp_globals {
+	u32 fparams;
+	u32 idle_ms;
+	u32 stagger;
+	u32 overrun;
+	int mode;
+	bool decrease;
 };
 
 /* What an event did to the iteration state. */

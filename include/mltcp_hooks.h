@@ -1,0 +1,422 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MLTCP core: one entry per TCP hook, the same for every backend.
+ * Part of include/mltcp_core.h.
+ *
+ * Each entry takes what the hook read from the socket (struct mltcp_*_in,
+ * and the global parameters, struct mltcp_globals), runs the core's steps
+ * in their order on the socket's MLTCP state, and returns what the caller
+ * has to do to the socket (struct mltcp_*_out): the kernel glue
+ * (mltcp_core.c) and the BPF glue (bpf/mltcp_glue.bpf.h) read the socket,
+ * call the entry and apply the result, and report it (tracepoints,
+ * counters).  They decide nothing themselves.
+ *
+ *   connection start      mltcp_hook_init()
+ *   release               mltcp_hook_release()
+ *   transmission start    mltcp_hook_tx_start()   boundary, restart, yield
+ *   ACK (cong_avoid)      mltcp_hook_ack()        yield, slow start, credit
+ *   RTT sample            mltcp_hook_rtt_sample() the yield's step; the ACK
+ *                                                 entry takes it
+ *   loss (ssthresh)       mltcp_hook_decrease()   the decrease softened by F
+ *   iteration mark        mltcp_hook_mark()       the control plane's mark
+ *
+ * The ACK entry runs on every ACK: it allocates nothing, takes no lock,
+ * reads each parameter once and only once it needs it, and divides no more
+ * than the base algorithm's slow start and F already did.
+ */
+#ifndef _MLTCP_HOOKS_H
+#define _MLTCP_HOOKS_H
+
+#include "mltcp_types.h"
+#include "mltcp_params.h"
+#include "mltcp_f.h"
+#include "mltcp_phase.h"
+#include "mltcp_learner.h"
+#include "mltcp_tiebreak.h"
+#include "mltcp_restart.h"
+
+/**
+ * mltcp_hook_init() - the congestion control starts on a connection
+ * @ms: socket state
+ * @acked: bytes_acked now
+ * @flow_tiebreak: the connection's mltcp_flow_tiebreak()
+ * @now_ms: the caller's millisecond clock
+ *
+ * Hints given before the connection started are kept (mltcp_sock_init());
+ * the first iteration starts now.
+ *
+ * Return: true when the socket was counted already (init ran before
+ *	without a release): the caller counts it only when false.
+ */
+static inline bool mltcp_hook_init(struct mltcp_sock *ms, u64 acked, u16 flow_tiebreak,
+				   u32 now_ms)
+{
+	bool counted = ms->flags & MLTCP_SF_INIT;
+
+	mltcp_sock_init(ms, acked, flow_tiebreak);
+	ms->flags |= MLTCP_SF_INIT;
+	ms->start_ms = now_ms;
+	return counted;
+}
+
+/**
+ * mltcp_hook_release() - the congestion control ends on a socket
+ * @ms: socket state
+ *
+ * TCP also releases sockets whose init never ran; those were never counted.
+ *
+ * Return: true when the socket was counted: the caller uncounts it.
+ */
+static inline bool mltcp_hook_release(struct mltcp_sock *ms)
+{
+	if (!(ms->flags & MLTCP_SF_INIT))
+		return false;
+	ms->flags &= (u8)~MLTCP_SF_INIT;
+	return true;
+}
+
+/**
+ * struct mltcp_tx_in - what the transmission-start hook reads
+ * @g: the global parameters
+ * @bytes_acked: the socket's bytes_acked
+ * @outstanding: bytes sent and not acked (snd_nxt - snd_una)
+ * @gap_us: time since the last data was sent
+ * @srtt_us: smoothed RTT, microseconds (0 = unknown)
+ * @now_ms: the caller's millisecond clock
+ * @cwnd: congestion window
+ * @ssthresh: slow-start threshold
+ * @init_cwnd: the window a restart goes back to, within the clamp
+ * @delivered: segments of the socket's delivery-rate sample (mltcp_path_bdp())
+ * @interval_us: its interval (0 = none)
+ * @min_rtt_us: the path's minimum RTT (~0U = unknown)
+ * @ca_open: no reduction in progress (TCP_CA_Open or TCP_CA_Disorder)
+ */
+struct mltcp_tx_in {
+	const struct mltcp_globals *g;
+	u64 bytes_acked;
+	u32 outstanding;
+	u32 gap_us;
+	u32 srtt_us;
+	u32 now_ms;
+	u32 cwnd;
+	u32 ssthresh;
+	u32 init_cwnd;
+	u32 delivered;
+	u32 interval_us;
+	u32 min_rtt_us;
+	bool ca_open;
+};
+
+/**
+ * struct mltcp_tx_out - what the transmission-start hook does
+ * @restarted: the window restarted: set @cwnd and @ssthresh
+ * @cwnd_before: the window the restart lowered
+ * @cwnd: the window from now on (unchanged unless @restarted)
+ * @ssthresh: the threshold from now on (unchanged unless @restarted)
+ * @gap_seen: the learner met an idle gap (learned boundaries only)
+ * @gap_ref: the learner's reference gap before it (struct mltcp_sock.gap_q8)
+ * @gap_bursts: its burst counts before it (struct mltcp_sock.bursts)
+ * @gap_bytes: the bytes of the iteration before it
+ * @iter_done: the gap ended a learned iteration
+ * @iter_ms: how long that iteration took
+ */
+struct mltcp_tx_out {
+	bool restarted;
+	u32 cwnd_before;
+	u32 cwnd;
+	u32 ssthresh;
+	bool gap_seen;
+	u8 gap_ref;
+	u8 gap_bursts;
+	u64 gap_bytes;
+	bool iter_done;
+	u32 iter_ms;
+};
+
+/**
+ * mltcp_hook_tx_start() - a transmission starts while nothing is in flight
+ * @ms: socket state
+ * @in: what the hook read (struct mltcp_tx_in)
+ * @out: what the caller applies and reports (struct mltcp_tx_out)
+ *
+ * Runs before the first segment of the new flight leaves, so the whole
+ * flight obeys a restarted window.  In this order:
+ *
+ *  1. RESTART: where F is in use and this transmission starts an
+ *     iteration's communication (mltcp_restart_due()), the window goes back
+ *     to the initial window if it is larger, its threshold towards the
+ *     path's BDP (mltcp_restart_ssthresh()), and the socket enters
+ *     MLTCP_PHASE_YIELD (mltcp_yield_begin());
+ *  2. the boundary: a pending mark is earned (UNEARNED ends), and an idle
+ *     gap the learner takes for an iteration gap ends the learned
+ *     iteration (mltcp_on_tx_start()), whose duration is reported and the
+ *     next one timed from now.
+ */
+static inline void mltcp_hook_tx_start(struct mltcp_sock *ms, const struct mltcp_tx_in *in,
+				       struct mltcp_tx_out *out)
+{
+	const struct mltcp_globals *g = in->g;
+	u32 thresh = mltcp_idle_threshold_us(READ_ONCE(g->idle_ms), in->srtt_us);
+	enum mltcp_event ev;
+
+	*out = (struct mltcp_tx_out){ .cwnd = in->cwnd, .ssthresh = in->ssthresh };
+	if (mltcp_restart_due(ms, READ_ONCE(g->mode), READ_ONCE(g->fparams), in->outstanding,
+			      in->gap_us, thresh)) {
+		if (in->init_cwnd < in->cwnd) {
+			u32 bdp = mltcp_path_bdp(in->delivered, in->interval_us, in->min_rtt_us);
+
+			out->restarted = true;
+			out->cwnd_before = in->cwnd;
+			out->cwnd = in->init_cwnd;
+			out->ssthresh = mltcp_restart_ssthresh(in->ssthresh, in->cwnd, bdp,
+							       in->ca_open);
+		}
+		mltcp_yield_begin(ms, in->gap_us, in->now_ms);
+	}
+	out->gap_ref = ms->gap_q8;
+	out->gap_bursts = ms->bursts;
+	out->gap_bytes = mltcp_bytes_done(in->bytes_acked, ms->mark);
+	ev = mltcp_on_tx_start(ms, in->bytes_acked, in->outstanding, in->gap_us, thresh);
+	out->gap_seen = !(ms->flags & MLTCP_SF_BOUNDS_GIVEN) &&
+			mltcp_is_idle_gap(in->outstanding, in->gap_us, thresh);
+	if (ev == MLTCP_EV_LEARNED) {
+		out->iter_done = true;
+		out->iter_ms = in->now_ms - ms->start_ms;
+		ms->start_ms = in->now_ms;
+	}
+}
+
+/**
+ * struct mltcp_rtt_in - the RTT sample a yield is judged by
+ * @rtt_us: the latest RTT sample (RACK's, taken on every ACK before the
+ *	congestion-control hooks run), 0 = none
+ * @min_rtt_us: the path's minimum RTT (~0U = unknown)
+ * @now_ms: the caller's millisecond clock
+ */
+struct mltcp_rtt_in {
+	u32 rtt_us;
+	u32 min_rtt_us;
+	u32 now_ms;
+};
+
+/**
+ * mltcp_hook_rtt_sample() - a yielding socket's RTT sample
+ * @ms: socket state, in MLTCP_PHASE_YIELD
+ * @in: the sample
+ *
+ * mltcp_yield_step(): the window holds while the sample shows another
+ * flow's queue and the yield's bound lasts; else the yield ends (DRAINED or
+ * BOUND, once per yield) and the backoff steps.
+ *
+ * Return: enum mltcp_yield_state.
+ */
+static inline enum mltcp_yield_state mltcp_hook_rtt_sample(struct mltcp_sock *ms,
+							   const struct mltcp_rtt_in *in)
+{
+	return mltcp_yield_step(ms, in->rtt_us, in->min_rtt_us, in->now_ms);
+}
+
+/**
+ * struct mltcp_ack_in - what the ACK hook reads
+ * @g: the global parameters
+ * @bytes_acked: the socket's bytes_acked
+ * @acked: segments newly acknowledged
+ * @cwnd: congestion window
+ * @ssthresh: slow-start threshold
+ * @cwnd_clamp: the window's clamp
+ * @cwnd_limited: the window is what limits the flow (tcp_is_cwnd_limited())
+ * @rtt: the RTT sample; read only in MLTCP_PHASE_YIELD, so the caller may
+ *	leave it unset unless mltcp_in_yield() (a clock read per ACK saved)
+ */
+struct mltcp_ack_in {
+	const struct mltcp_globals *g;
+	u64 bytes_acked;
+	u32 acked;
+	u32 cwnd;
+	u32 ssthresh;
+	u32 cwnd_clamp;
+	bool cwnd_limited;
+	struct mltcp_rtt_in rtt;
+};
+
+/**
+ * struct mltcp_ack_out - what the ACK hook does
+ * @yield: MLTCP_YIELD_NONE, or the yield's state on this ACK: HOLDS (nothing
+ *	else happens), or how it ended (DRAINED or BOUND)
+ * @f: the ACK's F, Q10 (set when @slow_start or @ca)
+ * @slow_start: slow start took its F-scaled credit: set the window to @cwnd
+ * @ss_credit: that credit
+ * @cwnd: the window after slow start
+ * @ca: congestion avoidance has work: the base algorithm increases by
+ *	@ca_credit
+ * @ca_acked: the segments left to congestion avoidance, unscaled
+ * @ca_credit: their F-scaled credit (may be 0)
+ */
+struct mltcp_ack_out {
+	enum mltcp_yield_state yield;
+	u32 f;
+	bool slow_start;
+	u32 ss_credit;
+	u32 cwnd;
+	bool ca;
+	u32 ca_acked;
+	u32 ca_credit;
+};
+
+/**
+ * mltcp_ack_busy() - has the ACK entry anything to do?
+ * @ms: socket state
+ * @cwnd_limited: tcp_is_cwnd_limited()
+ *
+ * For a caller that would rather not fill struct mltcp_ack_in (nor make a
+ * call) for an ACK that changes nothing: mltcp_hook_ack() returns at once
+ * when this is false.
+ *
+ * Return: true in MLTCP_PHASE_YIELD or when the window limits the flow.
+ */
+static inline bool mltcp_ack_busy(const struct mltcp_sock *ms, bool cwnd_limited)
+{
+	return cwnd_limited || mltcp_in_yield(ms);
+}
+
+/**
+ * mltcp_slow_start_by() - slow start's increase by an ACK credit
+ * @cwnd: the window
+ * @ssthresh: where slow start stops
+ * @clamp: the window's clamp
+ * @credit: segments to grow by (RFC 5681, 3.1: one per segment acked)
+ * @cwnd_out: the window after it
+ *
+ * The window grows by @credit up to @ssthresh, and no further than @clamp.
+ *
+ * Return: the part of @credit slow start left over at @ssthresh.
+ */
+static inline u32 mltcp_slow_start_by(u32 cwnd, u32 ssthresh, u32 clamp, u32 credit,
+				      u32 *cwnd_out)
+{
+	u32 grown = cwnd + credit < ssthresh ? cwnd + credit : ssthresh;
+
+	*cwnd_out = grown < clamp ? grown : clamp;
+	return credit - (grown - cwnd);
+}
+
+/**
+ * mltcp_hook_ack() - an ACK, from the congestion-avoidance hook
+ * @ms: socket state
+ * @in: what the hook read (struct mltcp_ack_in)
+ * @out: what the caller applies and reports (struct mltcp_ack_out)
+ *
+ * In this order:
+ *
+ *  1. YIELD: the RTT sample decides whether the restarted window holds
+ *     (mltcp_hook_rtt_sample()); while it does, nothing else happens;
+ *  2. a window that does not limit the flow is not increased;
+ *  3. F of the socket's phase (mltcp_sock_f_q10(): RAMP and TOP scale,
+ *     BASE, UNEARNED and OVERRUN do not);
+ *  4. in slow start, the window grows by the F-scaled credit of the
+ *     segments acked (mltcp_scale_credit(), mltcp_slow_start_by()); what
+ *     slow start leaves over at ssthresh goes back to unscaled segments;
+ *  5. congestion avoidance gets the F-scaled credit of what is left.
+ *
+ * Slow start is scaled like congestion avoidance because behind a sender's
+ * own FIFO (jobs sharing a NIC) TCP Small Queues, not loss, bound each
+ * flow: flows stay in slow start, their shares follow their windows, and an
+ * unscaled slow start would keep identical jobs at identical windows
+ * whatever their F.  With F = 1 both are exactly the base algorithm's.
+ *
+ * Return: @out->ca: true when the base algorithm's congestion avoidance has
+ *	work (its credit in @out->ca_credit).
+ */
+static inline bool mltcp_hook_ack(struct mltcp_sock *ms, const struct mltcp_ack_in *in,
+				  struct mltcp_ack_out *out)
+{
+	const struct mltcp_globals *g = in->g;
+	u32 acked = in->acked, left;
+
+	out->yield = MLTCP_YIELD_NONE;
+	out->slow_start = false;
+	out->ca = false;
+	if (mltcp_in_yield(ms)) {
+		out->yield = mltcp_hook_rtt_sample(ms, &in->rtt);
+		if (out->yield == MLTCP_YIELD_HOLDS)
+			return false;
+	}
+	if (!in->cwnd_limited)
+		return false;
+	out->f = mltcp_sock_f_q10(ms, READ_ONCE(g->mode), READ_ONCE(g->fparams),
+				  READ_ONCE(g->stagger), READ_ONCE(g->overrun), in->bytes_acked);
+	if (in->cwnd < in->ssthresh) {
+		out->slow_start = true;
+		out->ss_credit = mltcp_scale_credit(acked, out->f, &ms->carry);
+		left = mltcp_slow_start_by(in->cwnd, in->ssthresh, in->cwnd_clamp,
+					   out->ss_credit, &out->cwnd);
+		/* left <= ss_credit, so ss_credit > 0 here */
+		acked = left ? (u32)div64_u64((u64)acked * left, out->ss_credit) : 0;
+		if (!acked)
+			return false;
+	}
+	out->ca = true;
+	out->ca_acked = acked;
+	out->ca_credit = mltcp_scale_credit(acked, out->f, &ms->carry);
+	return true;
+}
+
+/**
+ * mltcp_hook_decrease() - a multiplicative decrease (loss, ECN, CWR)
+ * @ms: socket state
+ * @g: the global parameters
+ * @acked: the socket's bytes_acked
+ * @cwnd: the window before the decrease
+ * @reduced: the base algorithm's window after it (its ssthresh)
+ *
+ * With @g->decrease (the default) the cut cwnd - @reduced is divided by the
+ * F of the socket's phase (mltcp_soften_cut()), so the flow further through
+ * its iteration also backs off less; over a tail-drop queue Reno and CUBIC
+ * only interleave with it.  Off, or with F = 1, @reduced is unchanged.
+ *
+ * Return: the window to use as ssthresh.
+ */
+static inline u32 mltcp_hook_decrease(const struct mltcp_sock *ms, const struct mltcp_globals *g,
+				      u64 acked, u32 cwnd, u32 reduced)
+{
+	if (!READ_ONCE(g->decrease))
+		return reduced;
+	return mltcp_soften_cut(cwnd, reduced,
+				mltcp_sock_f_q10(ms, READ_ONCE(g->mode), READ_ONCE(g->fparams),
+						 READ_ONCE(g->stagger), READ_ONCE(g->overrun),
+						 acked));
+}
+
+/**
+ * struct mltcp_mark_out - what an iteration mark did
+ * @iter_done: the mark completed an iteration (every mark but the first)
+ * @iter_ms: how long that iteration took
+ */
+struct mltcp_mark_out {
+	bool iter_done;
+	u32 iter_ms;
+};
+
+/**
+ * mltcp_hook_mark() - the control plane marks the start of an iteration
+ * @ms: socket state
+ * @acked: bytes_acked now
+ * @unacked: bytes written to the socket but not yet acked; they belong to
+ *	the previous iteration
+ * @bytes: size of the new iteration, 0 = keep the current size
+ * @now_ms: the caller's millisecond clock
+ * @out: what the caller reports
+ *
+ * The socket enters MLTCP_PHASE_UNEARNED (mltcp_iter_begin()); the
+ * iteration the mark completed, if any, is reported, and the new one is
+ * timed from now.
+ */
+static inline void mltcp_hook_mark(struct mltcp_sock *ms, u64 acked, u64 unacked, u64 bytes,
+				   u32 now_ms, struct mltcp_mark_out *out)
+{
+	out->iter_done = mltcp_iter_begin(ms, acked, unacked, bytes) == MLTCP_EV_GIVEN;
+	out->iter_ms = now_ms - ms->start_ms;
+	ms->start_ms = now_ms;
+}
+
+#endif /* _MLTCP_HOOKS_H */
