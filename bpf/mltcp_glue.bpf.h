@@ -374,11 +374,21 @@ static __always_inline bool mltcp_bpf_cong_avoid(struct sock *sk, u32 *acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct mltcp_bpf_sock *st = mltcp_state(sk);
-	struct mltcp_sock none = {}, *ms = st ? mltcp_ms(st) : &none;
+	bool cwnd_limited = tcp_is_cwnd_limited(sk);
+	struct mltcp_sock none, *ms;
 	struct mltcp_ack_out out;
 	struct mltcp_bpf_p p;
 	struct mltcp_ack_in in;
 
+	if (st) {
+		ms = mltcp_ms(st);
+	} else {
+		none = (struct mltcp_sock){};
+		ms = &none;
+	}
+	/* an ACK that changes nothing reads no parameters */
+	if (!mltcp_ack_busy(ms, cwnd_limited))
+		return false;
 	mltcp_get_params(&p);
 	in = (struct mltcp_ack_in){
 		.g		= &p.g,
@@ -387,7 +397,7 @@ static __always_inline bool mltcp_bpf_cong_avoid(struct sock *sk, u32 *acked)
 		.cwnd		= tcp_snd_cwnd(tp),
 		.ssthresh	= tp->snd_ssthresh,
 		.cwnd_clamp	= tp->snd_cwnd_clamp,
-		.cwnd_limited	= tcp_is_cwnd_limited(sk),
+		.cwnd_limited	= cwnd_limited,
 	};
 	if (mltcp_in_yield(ms)) {
 		in.rtt.rtt_us = tp->rack.rtt_us;
