@@ -637,33 +637,3 @@ void mltcp_netlink_exit(void)
 {
 	genl_unregister_family(&mltcp_genl_family);
 }
-
-/**
- * mltcp_ctl_init() - register the control plane
- *
- * Context: the core's module init.
- * Return: 0 or a negative errno; nothing stays registered on failure.
- */
-int mltcp_ctl_init(void)
-{
-	int err;
-
-	err = mltcp_sockopt_init();
-	if (err)
-		return err;
-	err = mltcp_netlink_init();
-	if (err)
-		mltcp_sockopt_exit();
-	return err;
-}
-
-/**
- * mltcp_ctl_exit() - unregister the control plane
- *
- * Context: the core's module exit.
- */
-void mltcp_ctl_exit(void)
-{
-	mltcp_netlink_exit();
-	mltcp_sockopt_exit();
-}

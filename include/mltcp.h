@@ -205,13 +205,6 @@ extern const struct kernel_param_ops mltcp_param_iters_given_ops;
 			 "Iterations ended by a control-plane mark, every netns (read-only)")
 
 /*
- * Control plane (mltcp_sockopt.c, mltcp_netlink.c), registered and
- * unregistered by the core's module init and exit.
- */
-int mltcp_ctl_init(void);
-void mltcp_ctl_exit(void);
-
-/*
  * The global parameters the hooks read (mltcp_hook_*()), for the core's
  * files (not exported); the others use the accessors above.
  */
@@ -234,5 +227,14 @@ extern struct list_head mltcp_algos;
  */
 void mltcp_read_counters(const struct net *net, const struct mltcp_algo *algo,
 			 u64 out[MLTCP_CNT_NUM]);
+
+/* The registry's side of the core's glue (mltcp_core.c); not exported. */
+struct mltcp_algo *mltcp_algo_of(const struct sock *sk);
+void mltcp_count(const struct sock *sk, struct mltcp_algo *algo, enum mltcp_counter cnt,
+		 long delta);
+
+/* Module init and exit (mltcp_main.c) of the registry's counters. */
+int mltcp_registry_init(void);
+void mltcp_registry_exit(void);
 
 #endif /* _MLTCP_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * MLTCP control plane internals (mltcp_sockopt.c, mltcp_netlink.c); the
- * core calls mltcp_ctl_init()/mltcp_ctl_exit() declared in mltcp.h.
+ * MLTCP control plane internals (mltcp_sockopt.c, mltcp_netlink.c); their
+ * init and exit are called by the module's init and exit (mltcp_main.c).
  */
 #ifndef _MLTCP_CTL_H
 #define _MLTCP_CTL_H
