@@ -82,16 +82,16 @@ void mltcp_ca_release(struct sock *sk)
 }
 EXPORT_SYMBOL_GPL(mltcp_ca_release);
 
-/* An iteration ended on @sk after @ms milliseconds: report it. */
-static void mltcp_iteration_done(struct sock *sk, bool given, u32 ms)
+/* An iteration of @sk (@algo's) ended after @duration_ms: count and report it. */
+static void mltcp_iteration_done(struct sock *sk, struct mltcp_algo *algo, bool given,
+				 u32 duration_ms)
 {
-	const struct mltcp_sock *st = mltcp_sk(sk);
-	struct mltcp_algo *algo = mltcp_algo_of(sk);
+	const struct mltcp_sock *ms = mltcp_sk(sk);
 
 	if (algo)
 		mltcp_count(sk, algo, given ? MLTCP_CNT_ITERS_GIVEN : MLTCP_CNT_ITERS_LEARNED, 1);
-	trace_mltcp_iteration(sk, mltcp_last_iter_bytes(st), ms, given, st->bytes_per_iter,
-			      st->iters);
+	trace_mltcp_iteration(sk, mltcp_last_iter_bytes(ms), duration_ms, given,
+			      ms->bytes_per_iter, ms->iters);
 }
 
 /*
@@ -169,7 +169,7 @@ void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		trace_mltcp_gap(sk, in.gap_us, out.gap_ref, out.gap_bursts, ms->gap_q8,
 				out.gap_bytes, out.iter_done);
 	if (out.iter_done)
-		mltcp_iteration_done(sk, false, out.iter_ms);
+		mltcp_iteration_done(sk, mltcp_algo_of(sk), false, out.iter_ms);
 }
 EXPORT_SYMBOL_GPL(mltcp_ca_cwnd_event);
 
@@ -314,14 +314,16 @@ int mltcp_iteration_begin(struct sock *sk, u64 bytes)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	struct mltcp_mark_out out;
+	struct mltcp_algo *algo;
 
 	sock_owned_by_me(sk);
-	if (!mltcp_sk_is_mltcp(sk))
+	algo = mltcp_algo_of(sk);
+	if (!algo)
 		return -EOPNOTSUPP;
 	mltcp_hook_mark(mltcp_sk(sk), tp->bytes_acked, tp->write_seq - tp->snd_una, bytes,
 			mltcp_clock_ms(), &out);
 	if (out.iter_done)
-		mltcp_iteration_done(sk, true, out.iter_ms);
+		mltcp_iteration_done(sk, algo, true, out.iter_ms);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mltcp_iteration_begin);
