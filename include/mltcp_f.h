@@ -82,7 +82,7 @@ static inline u32 mltcp_f_q10(u32 params, u32 ratio)
  * too: the restart (mltcp_restart_due()) puts two jobs in lockstep back at
  * the initial window at the same moment in every iteration, and unmodified
  * PyTorch DDP pairs stayed in lockstep for whole runs without a head start
- * (bench/ANALYSIS.md).
+ * (docs/DESIGN.md, "The rules": tie-break).
  *
  * Return: tiebreak * stagger in Q10, at most 1024.
  */

@@ -28,7 +28,7 @@
  * would otherwise burst the whole window it had at the end of its last
  * phase into a queue the other job holds; the tail drops that follow hit
  * both jobs, stretch both phases and throw interleaved jobs back into
- * overlap (bench/ANALYSIS.md).  Restarted, the newcomer's slow start is
+ * overlap (docs/DESIGN.md, "The rules": restart).  Restarted, the newcomer's slow start is
  * clocked by the RTT of the full queue and it yields to the job already
  * sending; alone, the ramp costs a few RTTs of an empty path.
  *
@@ -96,7 +96,7 @@ static inline u32 mltcp_path_bdp(u32 delivered, u32 interval_us, u32 min_rtt_us)
  * small queues absorb) nothing raises it again, and a connection whose
  * first losses left it below the path's BDP slow-starts each phase to that
  * low threshold and crawls the rest of the way in congestion avoidance: a
- * job slower than its partner by a third, every phase (bench/ANALYSIS.md).
+ * job slower than its partner by a third, every phase.
  * So the threshold climbs towards the window the last phase reached, as
  * RFC 7661 keeps a window's memory across an idle period, but no higher
  * than the path's BDP: a window a phase reached over a full buffer (Reno's
@@ -137,7 +137,7 @@ static inline u32 mltcp_restart_ssthresh(u32 ssthresh, u32 cwnd_before, u32 bdp,
  * eighth, not more, because a queue another job holds can be short: behind
  * a FIFO on the senders' own NIC, TCP small queues keep one flow's backlog
  * at 1-4.5 ms of the link whatever the RTT, so with 10 ms of RTT a threshold
- * of half the RTT never saw it (bench/ANALYSIS.md).
+ * of half the RTT never saw it (docs/DESIGN.md, "The rules": yield).
  *
  * Return: true when @rtt_us exceeds @min_rtt_us by more than
  *	MLTCP_YIELD_QDELAY_US and by more than an eighth of @min_rtt_us.

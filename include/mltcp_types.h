@@ -48,9 +48,9 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 /*
  * Stagger: the largest head start a socket's tie-break gives it, as a
  * fraction of an iteration (see mltcp_head_start_q10()).  0 turns the
- * tie-break off (the papers' F).  0.5: two identical PyTorch DDP jobs
- * released together took turns in 10 of 12 runs with it, 12 of 23 with
- * 0.25; the emulator's cells did not tell the two apart (bench/ANALYSIS.md).
+ * tie-break off (the papers' F).  0.5 rather than 0.25: identical PyTorch
+ * DDP jobs released together took turns more often with it, and the
+ * emulator's cells did not tell the two apart (docs/DESIGN.md, "The rules").
  */
 #define MLTCP_STAGGER_MAX	MLTCP_Q10_ONE
 #define MLTCP_STAGGER_DEFAULT	(MLTCP_Q10_ONE / 2)
