@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/check.sh and scripts/check-debug.sh, which set $log, the file
 # the whole run is kept in.
 
