@@ -11,8 +11,8 @@
 #
 # DEBUG_SERIES: the kernel series (6.12, the default, or 6.1). The guest is several
 # times slower than one booting Debian's kernel (KASAN's checks under QEMU's TCG):
-# DEBUG_VM_TIMEOUT limits the whole guest run (default 14400 s), DEBUG_TEST_TIMEOUT
-# each selftest (default 1800 s).
+# DEBUG_VM_TIMEOUT limits the whole guest run (default 43200 s), DEBUG_TEST_TIMEOUT
+# each selftest (default 3600 s).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -63,8 +63,8 @@ times+=("builds $(($(date +%s) - start))s")
 say "# ===== selftests and a kmemleak scan in the guest, kernel $kver"
 start=$(date +%s)
 KVER=$kver scripts/vm-run --kver "$kver" --modules "$kobj" --boot-timeout 600 \
-	--timeout "${DEBUG_VM_TIMEOUT:-14400}" -- \
-	env MLTCP_TEST_TIMEOUT="${DEBUG_TEST_TIMEOUT:-1800}" scripts/debug-guest "$@" 2>&1 |
+	--timeout "${DEBUG_VM_TIMEOUT:-43200}" -- \
+	env MLTCP_TEST_TIMEOUT="${DEBUG_TEST_TIMEOUT:-3600}" scripts/debug-guest "$@" 2>&1 |
 	sed -u -E 's/^([[:space:]]*(not )?ok)( [0-9]+)?( -)?( |$)/\1\3 - [debug] /' | tee -a "$log"
 rc=${PIPESTATUS[0]}
 times+=("guest $(($(date +%s) - start))s")
