@@ -4,4 +4,4 @@
 # needs modprobe, so it runs here in the guest rather than in the host's native stage).
 #
 #   one network namespace, loopback: iperf3 client ── lo ──> iperf3 server
-exec "$(dirname "$0")/native/clash.sh"
+exec "$(dirname "$0")/bpf/clash.sh"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # mltcpctl attach CGROUP mltcp_dctcp with the modules (lib_ecn.sh; the BPF backend's
-# counterpart is native/test_05), checked on the wire at NS_R[0]'s eth0: the SYNs of
+# counterpart is bpf/test_05), checked on the wire at NS_R[0]'s eth0: the SYNs of
 # the cgroup's clients ask for ECN; with a peer that accepts (the job's own server),
 # the data carries ECT and ss -ti shows DCTCP's state (ce_state, alpha); with one that
 # refuses, nothing after the SYN is ECT and the connection runs DCTCP's fallback
