@@ -5,6 +5,9 @@
 #                     (= make -C lab demo; `make -C lab` lists every benchmark)
 #   make check        deps, build, unit tests, then every selftest inside the QEMU bench,
 #                     on each kernel of KVERS (default: Debian 12's 6.1 and 6.12)
+#   make check-debug  every selftest on a debug kernel built once from Debian's source
+#                     (KASAN, lockdep, UBSAN, kmemleak, ...; scripts/check-debug.sh);
+#                     opt-in, not part of make check
 #   make bench        the condition grid, then the DDP scenarios (lab/scripts/bench.sh full)
 #   make unit         userspace unit tests only (cmocka, host)
 #   make native       the BPF backend's selftests on the running kernel (root; no guest)
@@ -47,7 +50,7 @@ export VM_TIMEOUT
 # before `make deps` could tell the version, and scripts/check.sh works it out again.
 export BUILD
 
-.PHONY: all kdir kobj modules userspace unit check deps deps-check sparse install clean demo bench bpf native
+.PHONY: all kdir kobj modules userspace unit check check-debug deps deps-check sparse install clean demo bench bpf native
 .PHONY: dkms-src dkms-install dkms-remove
 
 all: modules userspace
@@ -111,6 +114,12 @@ unit: userspace
 check:
 	@mkdir -p $(BUILD)
 	@scripts/check.sh
+
+# Opt-in, and hours long: the selftests on a kernel with the runtime checkers built in
+# (docs/TESTING.md, "The debug kernel").
+check-debug:
+	@mkdir -p $(BUILD)
+	@scripts/check-debug.sh
 
 # The benchmarks live in lab/ (`make -C lab` says which answers which question); these
 # two are kept here because they are the ones a newcomer asks for.

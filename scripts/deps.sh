@@ -6,6 +6,7 @@
 #   scripts/deps.sh [--install|--check] [KVER...]
 #   scripts/deps.sh --kernel-packages    the linux-image-* and linux-headers-* packages
 #                                        dpkg has (name, version, state), one a line
+#   MLTCP_DEPS_DEBUG_KERNEL=1 scripts/deps.sh ...   also what scripts/debug-kernel needs
 #
 # Each KVER (a release like 6.12.117+deb12-amd64, or a series like 6.12) selects the
 # linux-headers package the modules are built against; default: the kernels `make
@@ -37,7 +38,7 @@ mode=--install
 case "${1:-}" in
 --install | --check) mode=$1; shift ;;
 --kernel-packages) kernel_pkgs; exit 0 ;;
--h | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 here=$(cd "$(dirname "$0")" && pwd)
 backports=/etc/apt/sources.list.d/mltcp-bookworm-backports.sources
@@ -77,6 +78,10 @@ pkgs=(
 	# the BPF backend (bpf/, make native)
 	clang bpftool libbpf-dev
 )
+# The debug kernel of `make check-debug` (scripts/debug-kernel) is built from Debian's
+# source: Kconfig needs flex and bison, objtool libelf, the BTF the BPF backend needs
+# pahole. Only asked for by that target.
+[ "${MLTCP_DEPS_DEBUG_KERNEL:-0}" = 1 ] && pkgs+=(flex bison libelf-dev pahole)
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
