@@ -12,8 +12,9 @@
 #   lab/tests/test-topology.sh [-C CHECKOUT] [-b MLTCP_BENCH] [--record] [NAME...]
 #
 # -C runs the callers of another checkout (default: this one), -b another mltcp-bench
-# (default: $BUILD/bin/mltcp-bench, BUILD defaulting to CHECKOUT/build); --record writes the fixtures instead of
-# comparing (after a deliberate change of a topology, from the callers that make it).
+# (default: $BUILD/bin/mltcp-bench, BUILD defaulting to CHECKOUT/build); --record
+# writes the fixtures instead of comparing (after a deliberate change of a topology,
+# from the callers that make it).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
