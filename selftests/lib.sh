@@ -1,6 +1,7 @@
 #!/bin/bash
 # Shared helpers for the MLTCP selftests: TAP output, module loading, network
-# namespaces with a dumbbell topology, and iperf3 runs. Source it from a test:
+# namespaces with a dumbbell topology (selftests/topology.sh), and iperf3 runs.
+# Source it from a test:
 #
 #   . "$(dirname "$0")/lib.sh"
 #
@@ -157,108 +158,51 @@ in_ns() {
 #   NS_S[1] ──┤ NS_RT ═══ bottleneck (bn0) ═══> NS_RR ├── NS_R[1]
 #      ...  ──┘    one FIFO on NS_RT's bn0 egress     └──   ...
 #
-# Every sender i reaches every receiver through the one bottleneck: a tbf of
+# Built by selftests/topology.sh (its layout dumbbell; the drawing at its top), removed
+# on exit. Every sender i reaches every receiver through the one bottleneck: a tbf of
 # RATE_MBIT with a byte FIFO (QDISC=tbf, default), or the same tbf with a RED child
 # marking ECN (QDISC=red_ecn) for DCTCP. The reverse path (ACKs) is not shaped.
-# Never fq/fq_codel here: per-flow fairness would hide what MLTCP does.
 # Addresses come from the benchmarking range 198.18.0.0/15 and 2001:db8::/32:
-#   sender i   198.18.<i+1>.2   2001:db8:1:<i+1>::2
+#   sender i   198.18.<i+1>.2   2001:db8:1:<i+1>::2   (SND_IP4[i], SND_IP6[i])
 #   receiver i 198.19.<i+1>.2   2001:db8:2:<i+1>::2   (RCV_IP4[i], RCV_IP6[i])
 # QLIMIT_BYTES (default: 10 ms at RATE, at least 64 KB) sizes the FIFO; RED marks
-# above RED_MIN_BYTES (default: 2 ms at RATE, at least 15 KB).
+# above RED_MIN_BYTES (default: 2 ms at RATE, at least 15 KB). Every sender has
+# pinged its receiver (IPv4 and IPv6) when it returns.
+_topology=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/topology.sh
 dumbbell_setup() {
-	local rate=$1 qdisc=${2:-tbf} npairs=${3:-1} i
-	local bdp_10ms=$((rate * 1000000 / 8 / 100))
-	local qlimit=${QLIMIT_BYTES:-$((bdp_10ms > 65536 ? bdp_10ms : 65536))}
-
-	ml_netns NS_RT rt && ml_netns NS_RR rr || return 1
-	NS_S=()
-	NS_R=()
-	RCV_IP4=()
-	RCV_IP6=()
-	SND_IP4=()
-	SND_IP6=()
-	BOTTLENECK_NS=$NS_RT
-	BOTTLENECK_DEV=bn0
-	_dumbbell_rate=$rate
-	_dumbbell_qlimit=$qlimit
-	ip link add bn0 netns "$NS_RT" type veth peer name bn1 netns "$NS_RR" || return 1
-	_link_up "$NS_RT" bn0 198.18.0.1/24 2001:db8::1/64
-	_link_up "$NS_RR" bn1 198.18.0.2/24 2001:db8::2/64
-	for ns in "$NS_RT" "$NS_RR"; do
-		in_ns "$ns" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
-		in_ns "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
-	done
-	ip -n "$NS_RT" route add 198.19.0.0/16 via 198.18.0.2
-	ip -n "$NS_RT" -6 route add 2001:db8:2::/48 via 2001:db8::2
-	ip -n "$NS_RR" route add 198.18.0.0/15 via 198.18.0.1
-	ip -n "$NS_RR" -6 route add 2001:db8:1::/48 via 2001:db8::1
-
-	for ((i = 0; i < npairs; i++)); do
-		local s r n=$((i + 1))
-		ml_netns s "s$i" && ml_netns r "r$i" || return 1
-		NS_S+=("$s")
-		NS_R+=("$r")
-		# tcp_no_metrics_save: a test runs several flows between the same two
-		# hosts; without it each flow starts from the ssthresh the last one left
-		# in the metrics cache, and the flows' order changes what they measure.
-		for ns in "$s" "$r"; do
-			in_ns "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
-			in_ns "$ns" sysctl -qw net.ipv4.tcp_no_metrics_save=1
-		done
-		ip link add eth0 netns "$s" type veth peer name "s$i" netns "$NS_RT" || return 1
-		_link_up "$s" eth0 "198.18.$n.2/24" "2001:db8:1:$n::2/64"
-		_link_up "$NS_RT" "s$i" "198.18.$n.1/24" "2001:db8:1:$n::1/64"
-		ip -n "$s" route add default via "198.18.$n.1"
-		ip -n "$s" -6 route add default via "2001:db8:1:$n::1"
-		ip link add eth0 netns "$r" type veth peer name "r$i" netns "$NS_RR" || return 1
-		_link_up "$r" eth0 "198.19.$n.2/24" "2001:db8:2:$n::2/64"
-		_link_up "$NS_RR" "r$i" "198.19.$n.1/24" "2001:db8:2:$n::1/64"
-		ip -n "$r" route add default via "198.19.$n.1"
-		ip -n "$r" -6 route add default via "2001:db8:2:$n::1"
-		SND_IP4+=("198.18.$n.2")
-		SND_IP6+=("2001:db8:1:$n::2")
-		RCV_IP4+=("198.19.$n.2")
-		RCV_IP6+=("2001:db8:2:$n::2")
-	done
-
-	_fifo_add "$NS_RT" bn0 "$rate" "$qlimit" || return 1
+	local rate=$1 qdisc=${2:-tbf} npairs=${3:-1} out
 	case $qdisc in
-	tbf) ;;
-	red_ecn)
-		local bdp_2ms=$((rate * 1000000 / 8 / 500))
-		local min=${RED_MIN_BYTES:-$((bdp_2ms > 15000 ? bdp_2ms : 15000))}
-		local max=$((min + 3000))
-		in_ns "$NS_RT" tc qdisc add dev bn0 parent 1:1 handle 10: red \
-			limit "$qlimit" min "$min" max "$max" avpkt 1500 burst $((min / 1500 + 1)) \
-			probability 1.0 bandwidth "${rate}mbit" ecn || return 1
-		;;
+	tbf) qdisc=tail-drop ;;
+	red_ecn) qdisc=red-ecn ;;
 	*)
 		echo "dumbbell_setup: unknown qdisc $qdisc" >&2
 		return 1
 		;;
 	esac
-	# The addresses must answer before tests start timing anything.
-	for ((i = 0; i < npairs; i++)); do
-		in_ns "${NS_S[$i]}" ping -c1 -W5 -q "${RCV_IP4[$i]}" >/dev/null || return 1
-		in_ns "${NS_S[$i]}" ping -6 -c1 -W5 -q "${RCV_IP6[$i]}" >/dev/null || return 1
-	done
+	_dumbbell=(--layout dumbbell --senders "$npairs" --rate "$rate" --qdisc "$qdisc"
+		${QLIMIT_BYTES:+--buffer "$QLIMIT_BYTES"} ${RED_MIN_BYTES:+--ecn-min "$RED_MIN_BYTES"})
+	at_exit "$_topology down $_ns_prefix ${_dumbbell[*]}"
+	out=$("$_topology" up "$_ns_prefix" "${_dumbbell[@]}") || return 1
+	_dumbbell_names "$out"
 }
 
-# _fifo_add NS DEV RATE_MBIT LIMIT_BYTES: the byte FIFO of a bottleneck (handle 1:).
-_fifo_add() {
-	local bdp_10ms=$(($3 * 1000000 / 8 / 100))
-	# Segmentation offloads would hand tbf 64 KB super-packets; a real NIC queue
-	# holds MTU-sized packets.
-	in_ns "$1" ethtool -K "$2" tso off gso off gro off >/dev/null 2>&1
-	# tbf needs a bucket of at least one MTU; 10 ms of tokens at most, as a switch
-	# port would burst.
-	local burst=$((bdp_10ms / 4 > 15000 ? bdp_10ms / 4 : 15000))
-	in_ns "$1" tc qdisc add dev "$2" root handle 1: tbf rate "${3}mbit" \
-		burst "$burst" limit "$4"
+# _dumbbell_names LINES: NS_*, *_IP4, *_IP6 and BOTTLENECK_* from topology.sh's lines.
+# shellcheck disable=SC2034  # the tests read them
+_dumbbell_names() {
+	local what i ns a4 a6 hubs=()
+	NS_S=() NS_R=() SND_IP4=() SND_IP6=() RCV_IP4=() RCV_IP6=()
+	while read -r what i ns a4 a6; do
+		case $what in
+		sender) NS_S[i]=$ns SND_IP4[i]=$a4 SND_IP6[i]=$a6 ;;
+		receiver) NS_R[i]=$ns RCV_IP4[i]=$a4 RCV_IP6[i]=$a6 ;;
+		hub) hubs+=("$i") ;;
+		fifo) BOTTLENECK_NS=$i BOTTLENECK_DEV=$ns ;;
+		esac
+	done <<<"$1"
+	NS_RT=${hubs[0]} NS_RR=${hubs[1]}
 }
 
-# dumbbell_fifo_at_sender I: moves the FIFO of a dumbbell_setup tbf topology from the
+# dumbbell_fifo_at_sender I: moves the FIFO of a dumbbell_setup topology from the
 # router onto the egress of sender I's own link, as jobs sharing a NIC: every flow from
 # NS_S[I] queues in its own namespace, where TCP sees the queue (TCP small queues,
 # qdisc backpressure; local drops, if any, are a congestion signal without a loss on
@@ -268,18 +212,10 @@ _fifo_add() {
 #
 # bottleneck_stats reads the moved FIFO.
 dumbbell_fifo_at_sender() {
-	local ns=${NS_S[$1]}
-
-	in_ns "$NS_RT" tc qdisc del dev bn0 root || return 1
-	_fifo_add "$ns" eth0 "$_dumbbell_rate" "$_dumbbell_qlimit" || return 1
-	BOTTLENECK_NS=$ns
-	BOTTLENECK_DEV=eth0
-}
-
-_link_up() {
-	ip -n "$1" addr add "$3" dev "$2"
-	ip -n "$1" -6 addr add "$4" dev "$2" nodad
-	ip -n "$1" link set "$2" up
+	local out
+	out=$("$_topology" shape "$_ns_prefix" "${_dumbbell[@]}" --placement "egress:$1") ||
+		return 1
+	_dumbbell_names "$out"
 }
 
 # bottleneck_stats: "sent_bytes dropped marked" of the bottleneck qdiscs.

@@ -2,7 +2,8 @@
 """The network bench-ddp's jobs share, and the state of the machine around a trial.
 
 Three namespaces joined by veths, one tbf FIFO per direction as the bottleneck (on the
-router, or with --bottleneck egress on the two hosts' own eth0):
+router, or with --bottleneck egress on the two hosts' own eth0), built by
+selftests/topology.sh (its layout pair):
 
     left (ranks 0) eth0 ==[tbf ->]== router ==[<- tbf]== eth0 right (ranks 1)
       10.77.1.2                                          10.77.2.2
@@ -18,10 +19,17 @@ import sys
 from . import TOP
 from .results import RUN_COUNTERS
 
-NS = {"left": "mlddp-left", "right": "mlddp-right", "router": "mlddp-router"}
-ADDR = {"left": "10.77.1.2", "right": "10.77.2.2"}
-# the (namespace, device) pairs whose tbf is the bottleneck, set by topology()
+BUILDER = os.path.join(TOP, "selftests", "topology.sh")
+PREFIX = "mlddp"
+# both ranks of a job send, so a FIFO each way; tbf must see MTU-sized packets, as a
+# NIC queue would: no offloads on any link
+LAYOUT = ("--layout", "pair", "--duplex", "--offloads", "off")
+# what topology() built: {"left", "right", "router": namespace}, {"left", "right":
+# address}, the (NS key, device) pairs whose tbf is the bottleneck, its placement
+NS = {}
+ADDR = {}
 BOTTLENECKS = []
+PLACEMENT = []
 ALLOWED_CC = "/proc/sys/net/ipv4/tcp_allowed_congestion_control"
 
 
@@ -36,55 +44,40 @@ def sh(*cmd, ns=None, check=True):
     return r.stdout
 
 
-def _host_link(side, dev, n):
-    """SIDE's eth0 and its peer DEV on the router, subnet 10.77.N.0/24, up."""
-    sh("ip", "addr", "add", "10.77.%d.2/24" % n, "dev", "eth0", ns=side)
-    sh("ip", "addr", "add", "10.77.%d.1/24" % n, "dev", dev, ns="router")
-    for where, d in ((side, "eth0"), ("router", dev)):
-        sh("ip", "link", "set", d, "up", ns=where)
-        # tbf must see MTU-sized packets, as a NIC queue would
-        sh("ethtool", "-K", d, "tso", "off", "gso", "off", "gro", "off", ns=where,
-           check=False)
-    sh("ip", "link", "set", "lo", "up", ns=side)
-    sh("ip", "route", "add", "default", "via", "10.77.%d.1" % n, ns=side)
-    # every trial connects the same two hosts: no ssthresh carried from the last
-    sh("sysctl", "-qw", "net.ipv4.tcp_no_metrics_save=1", ns=side)
+def _build(cmd, rate):
+    """selftests/topology.sh CMD (up or shape) at @rate Mbit/s (None: no FIFO), and
+    what it built into NS, ADDR and BOTTLENECKS."""
+    out = sh(BUILDER, cmd, PREFIX, *LAYOUT, "--placement", PLACEMENT[0],
+             "--rate", "none" if rate is None else str(rate))
+    fifos = []
+    for w in (line.split() for line in out.splitlines()):
+        if w[0] in ("sender", "receiver"):
+            side = "left" if w[0] == "sender" else "right"
+            NS[side], ADDR[side] = w[2], w[3]
+        elif w[0] == "hub":
+            NS["router"] = w[1]
+        elif w[0] == "fifo":
+            fifos.append((w[1], w[2]))
+    key = {ns: k for k, ns in NS.items()}
+    BOTTLENECKS[:] = [(key[ns], dev) for ns, dev in fifos]
 
 
 def topology(rate, bottleneck):
     """The namespaces afresh, the bottleneck (@bottleneck: "router" or "egress") at
     @rate Mbit/s (None: unshaped), and a ping through it."""
     teardown()
-    for n in NS.values():
-        sh("ip", "netns", "add", n)
-    sh("ip", "link", "add", "eth0", "netns", NS["left"], "type", "veth",
-       "peer", "name", "l0", "netns", NS["router"])
-    sh("ip", "link", "add", "eth0", "netns", NS["right"], "type", "veth",
-       "peer", "name", "r0", "netns", NS["router"])
-    for side, dev, n in (("left", "l0", 1), ("right", "r0", 2)):
-        _host_link(side, dev, n)
-    sh("sysctl", "-qw", "net.ipv4.ip_forward=1", ns="router")
-    BOTTLENECKS[:] = (("router", "l0"), ("router", "r0")) if bottleneck == "router" else \
-        (("left", "eth0"), ("right", "eth0"))
-    shape(rate)
-    sh("ping", "-c1", "-W5", "-q", ADDR["right"], ns="left")
+    PLACEMENT[:] = [bottleneck]
+    _build("up", rate)
 
 
 def shape(rate):
-    """The bottleneck: a tbf FIFO of @rate Mbit/s on each BOTTLENECKS device, or none
+    """The bottleneck: a tbf FIFO of @rate Mbit/s where topology() placed it, or none
     at all (the devices' default qdisc) when @rate is None."""
-    for ns, dev in BOTTLENECKS:
-        sh("tc", "qdisc", "del", "dev", dev, "root", ns=ns, check=False)
-        if rate is None:
-            continue
-        bdp = rate * 1000000 // 8 // 100             # 10 ms at the rate
-        sh("tc", "qdisc", "add", "dev", dev, "root", "tbf", "rate", "%dmbit" % rate,
-           "burst", str(max(bdp // 4, 15000)), "limit", str(max(bdp, 65536)), ns=ns)
+    _build("shape", rate)
 
 
 def teardown():
-    for n in NS.values():
-        subprocess.run(("ip", "netns", "del", n), stderr=subprocess.DEVNULL)
+    subprocess.run((BUILDER, "down", PREFIX) + LAYOUT, stderr=subprocess.DEVNULL)
 
 
 def set_cc(cc):
