@@ -357,7 +357,11 @@ place() {
 report() {
 	local i ns dev
 	for ((i = 0; i < nsnd; i++)); do
-		echo "sender $i ${snd[i]} ${snd4[i]}.$host${snd6[i]:+ ${snd6[i]}::$host}"
+		if [ $shared = 1 ]; then
+			echo "sender $i ${snd[i]} ${trunk4[0]%/*}${trunk6[0]:+ ${trunk6[0]%/*}}"
+		else
+			echo "sender $i ${snd[i]} ${snd4[i]}.$host${snd6[i]:+ ${snd6[i]}::$host}"
+		fi
 	done
 	for ((i = 0; i < nrcv; i++)); do
 		echo "receiver $i ${rcv[i]} ${rcv4[i]}.$host${rcv6[i]:+ ${rcv6[i]}::$host}"
