@@ -1,32 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mltcp-bench topology. P = "mb<pid>". Two placements of the shared FIFO bottleneck:
+ * mltcp-bench topology: built and removed by selftests/topology.sh (its layout bench, the
+ * drawing at its top), which the emulator runs; P = "mb<pid>". Two placements of the
+ * shared FIFO bottleneck (tbf, + a RED child marking ECN with --ecn-kb):
  *
  * router (default): one namespace per job sender (P-s<j>) and receiver (P-d<j>), a router
- * (P-r) whose egress towards the receivers is the bottleneck, a switch (P-w) fanning out
- * to the receivers. Drops happen in the router, far from the senders.
+ * (P-r) whose egress towards the receivers (rb) is the bottleneck, a switch (P-w)
+ * fanning out to the receivers. Drops happen in the router, far from the senders.
  *
- *   P-s0 eth0 198.18.1.1 --- s0 198.18.1.254 \                       / d0 198.19.1.254 --- eth0 198.19.1.1 P-d0
- *   P-s1 eth0 198.18.2.1 --- s1 198.18.2.254 -[ P-r ]--rb===>wb--[ P-w ]-- d1 198.19.2.254 --- eth0 198.19.2.1 P-d1
- *   ...                                  / 198.18.0.1  198.18.0.2   \ ...
- *                                         rb egress: tbf rate R burst B limit L (byte FIFO),
- *                                         or tbf + RED child marking ECN (--ecn-kb)
+ *   P-s<j> eth0 198.18.<j+1>.1 -- P-r --rb 198.18.0.1 ===> wb 198.18.0.2-- P-w --
+ *                                                       d<j> -- eth0 198.19.<j+1>.1 P-d<j>
  *
- * egress: every sender in ONE namespace (P-s) sharing one veth (eb) whose egress carries
- * the same tbf FIFO: jobs sharing a NIC. The senders' TCP sees the queue locally (TCP
- * small queues, qdisc backpressure, local drops).
+ * egress: every sender in ONE namespace (P-s, the builder's shared sender) whose veth to
+ * the switch (eb) carries the FIFO: jobs sharing a NIC. The senders' TCP sees the queue
+ * locally (TCP small queues, qdisc backpressure, local drops).
  *
- *   P-s eb 198.18.0.1 ===>wb 198.18.0.2 --[ P-w ]-- d<j> 198.19.<j+1>.254 --- eth0 198.19.<j+1>.1 P-d<j>
- *        eb egress: tbf (+ RED)
- *
- * Both: data flows towards the receivers through the FIFO, the only shaped link; ACKs
- * return unshaped, through wb's egress in P-w, which carries netem (delay only, FIFO
- * order, limit 100000 packets: no second bottleneck, no reordering) when an RTT is
- * added (--delay-ms). All links are veth; IPv4 forwarding is enabled in P-r and P-w
- * only. Namespaces are made with `ip netns add` (they live under /run/netns) and the
- * links/qdisc with ip/tc run through posix_spawn. topology_destroy() deletes the
- * namespaces, which removes every veth and qdisc with them. TCP's metrics cache is off
- * in the hosts' namespaces (no_metrics_cache()): runs on one topology are independent.
+ * Both: ACKs return unshaped through wb, which carries netem when an RTT is added
+ * (--delay-ms); TSO/GSO stay as the kernel has them; TCP's metrics cache is off in the
+ * hosts' namespaces, so runs on one topology are independent. The builder prints the
+ * namespaces and addresses of each job and where the FIFO is; topology_destroy() runs
+ * it again to delete the namespaces, which removes every veth and qdisc with them.
  */
 #define _GNU_SOURCE
 #include "topology.h"
@@ -38,7 +31,6 @@
 #include <inttypes.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdbool.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,33 +40,34 @@
 
 extern char **environ;
 
-int run_cmd(char *const argv[], const char *out_path, int quiet)
+/* posix_spawnp @argv with @fa and default signal handling; its pid, or -1 (reported). */
+static pid_t spawn(char *const argv[], posix_spawn_file_actions_t *fa)
 {
-	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t none, all;
 	pid_t pid;
-	int st, err;
+	int err;
 
-	posix_spawn_file_actions_init(&fa);
 	posix_spawnattr_init(&at);
 	sigemptyset(&none);
 	sigfillset(&all);
 	posix_spawnattr_setsigmask(&at, &none);
 	posix_spawnattr_setsigdefault(&at, &all);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	if (out_path)
-		posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC,
-						 0644);
-	if (quiet)
-		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	err = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	err = posix_spawnp(&pid, argv[0], fa, &at, argv, environ);
 	posix_spawnattr_destroy(&at);
 	if (err) {
 		warnx_("cannot run %s: %s", argv[0], strerror(err));
 		return -1;
 	}
+	return pid;
+}
+
+/* Wait for @pid, started from @argv: run_cmd()'s status. */
+static int reap_cmd(pid_t pid, char *const argv[], int quiet)
+{
+	int st;
+
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -1;
@@ -94,21 +87,53 @@ int run_cmd(char *const argv[], const char *out_path, int quiet)
 	return 128 + WTERMSIG(st);
 }
 
-/* Build argv from a printf format split at spaces, run it. */
-static int cmdf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int cmdf(const char *fmt, ...)
+int run_cmd(char *const argv[], const char *out_path, int quiet)
 {
-	char buf[1024], *argv[64], *save = NULL, *tok;
-	int argc = 0;
-	va_list ap;
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
 
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	for (tok = strtok_r(buf, " ", &save); tok && argc < 63; tok = strtok_r(NULL, " ", &save))
-		argv[argc++] = tok;
-	argv[argc] = NULL;
-	return run_cmd(argv, NULL, 0) == 0 ? 0 : -1;
+	posix_spawn_file_actions_init(&fa);
+	if (out_path)
+		posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC,
+						 0644);
+	if (quiet)
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	pid = spawn(argv, &fa);
+	posix_spawn_file_actions_destroy(&fa);
+	return pid < 0 ? -1 : reap_cmd(pid, argv, quiet);
+}
+
+/* run_cmd() with the command's stdout in @buf (NUL-terminated; what does not fit is
+ * read and dropped). */
+static int run_read(char *const argv[], char *buf, size_t len)
+{
+	posix_spawn_file_actions_t fa;
+	size_t n = 0;
+	int fd[2];
+	pid_t pid;
+
+	if (pipe2(fd, O_CLOEXEC))
+		return -1;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+	pid = spawn(argv, &fa);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fd[1]);
+	for (;;) {
+		char drop[512];
+		int room = n < len - 1;
+		ssize_t r = read(fd[0], room ? buf + n : drop, room ? len - 1 - n : sizeof(drop));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (room)
+			n += (size_t)r;
+	}
+	close(fd[0]);
+	buf[n] = '\0';
+	return pid < 0 ? -1 : reap_cmd(pid, argv, 0);
 }
 
 int netns_enter(const char *ns, char *err, size_t errlen)
@@ -169,11 +194,6 @@ int netns_sysctl(const char *ns, const char *key, const char *val)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-static int ns_add(const char *name)
-{
-	return cmdf("ip netns add %s", name);
-}
-
 static void ns_del(const char *name)
 {
 	char *argv[] = { "ip", "netns", "del", (char *)name, NULL };
@@ -181,132 +201,92 @@ static void ns_del(const char *name)
 	run_cmd(argv, NULL, 1);
 }
 
-/* The FIFO (tbf, + RED marking ECN) on ns:dev's egress, and netem on the ACK path. */
-static int add_qdiscs(struct topology *t, const struct topo_opts *o, const char *ns,
-		      const char *dev)
-{
-	uint64_t rate_bit = (uint64_t)(o->rate_mbit * 1e6);
+/* The builder's words for @t's options, each a string of its own. */
+struct builder_words {
+	char njobs[16], rate[32], buffer[24], burst[24], mtu[16], ecn_min[24], ecn_max[24];
+	char delay[32];
+};
 
-	if (cmdf("tc -n %s qdisc add dev %s root handle 1: tbf rate %" PRIu64 "bit burst %" PRIu64
-		 " limit %" PRIu64,
-		 ns, dev, rate_bit, o->burst_bytes, o->queue_bytes))
-		return -1;
+/*
+ * selftests/topology.sh @cmd for @t (its layout bench), into @argv (32 entries). The rate
+ * goes in full precision, so that the builder's bits are the C cast's of rate x 1e6.
+ */
+static void builder_argv(const struct topology *t, const char *cmd, char *argv[],
+			 struct builder_words *w)
+{
+	const struct topo_opts *o = &t->opts;
+	unsigned n = 0;
+
+	snprintf(w->njobs, sizeof(w->njobs), "%u", t->njobs);
+	snprintf(w->rate, sizeof(w->rate), "%.17g", o->rate_mbit);
+	snprintf(w->buffer, sizeof(w->buffer), "%" PRIu64, o->queue_bytes);
+	snprintf(w->burst, sizeof(w->burst), "%" PRIu64, o->burst_bytes);
+	snprintf(w->mtu, sizeof(w->mtu), "%u", o->mtu);
+	/* DCTCP-style marking: max = min + 1 packet */
+	snprintf(w->ecn_min, sizeof(w->ecn_min), "%" PRIu64, o->ecn_bytes);
+	snprintf(w->ecn_max, sizeof(w->ecn_max), "%" PRIu64, o->ecn_bytes + 1500);
+	snprintf(w->delay, sizeof(w->delay), "%.3f", o->delay_ms);
+	argv[n++] = TOPOLOGY_SH;
+	argv[n++] = (char *)cmd;
+	argv[n++] = (char *)t->prefix;
+	argv[n++] = "--layout";
+	argv[n++] = "bench";
+	argv[n++] = "--senders";
+	argv[n++] = w->njobs;
+	argv[n++] = "--placement";
+	argv[n++] = o->egress ? "egress" : "router";
+	if (o->egress)
+		argv[n++] = "--shared-sender";
+	argv[n++] = "--rate";
+	argv[n++] = w->rate;
+	argv[n++] = "--buffer";
+	argv[n++] = w->buffer;
+	argv[n++] = "--burst";
+	argv[n++] = w->burst;
+	argv[n++] = "--mtu";
+	argv[n++] = w->mtu;
+	argv[n++] = "--offloads";
+	argv[n++] = "keep";
 	if (o->ecn_bytes) {
-		/* DCTCP-style marking: min = max - 1 packet, probability 1, RED's average
-		 * following the instantaneous queue as closely as tc allows (burst). */
-		uint64_t minb = o->ecn_bytes, maxb = o->ecn_bytes + 1500;
-		uint64_t burst = minb / 1500 + 1;
-
-		if (cmdf("tc -n %s qdisc add dev %s parent 1:1 handle 10: red limit %" PRIu64
-			 " min %" PRIu64 " max %" PRIu64 " avpkt 1500 burst %" PRIu64
-			 " bandwidth %" PRIu64 "bit probability 1.0 ecn",
-			 ns, dev, o->queue_bytes, minb, maxb, burst, rate_bit))
-			return -1;
+		argv[n++] = "--qdisc";
+		argv[n++] = "red-ecn";
+		argv[n++] = "--ecn-min";
+		argv[n++] = w->ecn_min;
+		argv[n++] = "--ecn-max";
+		argv[n++] = w->ecn_max;
 	}
-	if (o->delay_ms > 0 &&
-	    cmdf("tc -n %s qdisc add dev wb root netem delay %.3fms limit 100000", t->switch_ns,
-		 o->delay_ms))
-		return -1;
-	snprintf(t->bott_ns, sizeof(t->bott_ns), "%s", ns);
-	snprintf(t->bott_dev, sizeof(t->bott_dev), "%s", dev);
-	return 0;
-}
-
-/* Receivers behind the switch: d<j> in W, eth0 198.19.<j+1>.1 in D<j>. */
-/*
- * Host j of one side: namespace @host with eth0 (198.NET.(j+1).1/24) on a veth whose other
- * end, <@dev>j (198.NET.(j+1).254/24), sits in @hub; default route through the hub.
- */
-static int attach_host(const char *hub, const char *host, char dev, unsigned net, unsigned j,
-		       unsigned mtu)
-{
-	return ns_add(host) ||
-	       cmdf("ip -n %s link add %c%u mtu %u type veth peer name eth0 mtu %u netns %s", hub,
-		    dev, j, mtu, mtu, host) ||
-	       cmdf("ip -n %s addr add 198.%u.%u.254/24 dev %c%u", hub, net, j + 1, dev, j) ||
-	       cmdf("ip -n %s addr add 198.%u.%u.1/24 dev eth0", host, net, j + 1) ||
-	       cmdf("ip -n %s link set %c%u up", hub, dev, j) ||
-	       cmdf("ip -n %s link set lo up", host) || cmdf("ip -n %s link set eth0 up", host) ||
-	       cmdf("ip -n %s route add default via 198.%u.%u.254", host, net, j + 1) ? -1 : 0;
-}
-
-static int add_receivers(struct topology *t, const struct topo_opts *o)
-{
-	const char *W = t->switch_ns;
-
-	for (unsigned j = 0; j < t->njobs; j++) {
-		const char *D = t->rcv_ns[j];
-
-		if (attach_host(W, D, 'd', 19, j, o->mtu))
-			return -1;
-		snprintf(t->rcv_addr[j], sizeof(t->rcv_addr[j]), "198.19.%u.1", j + 1);
+	if (o->delay_ms > 0) {
+		argv[n++] = "--delay";
+		argv[n++] = w->delay;
 	}
-	return netns_sysctl(W, "net.ipv4.ip_forward", "1");
+	argv[n] = NULL;
 }
 
-static int topology_build_egress(struct topology *t, const struct topo_opts *o)
+/* The builder's report (selftests/topology.sh) into @t: each job's namespaces and
+ * receiver address, the FIFO. 0 when every job has them. */
+static int read_report(struct topology *t, char *report)
 {
-	const char *S = t->snd_ns[0], *W = t->switch_ns;
+	char *save = NULL;
 
-	if (ns_add(S) || ns_add(W) ||
-	    cmdf("ip -n %s link add eb mtu %u type veth peer name wb mtu %u netns %s", S, o->mtu,
-		 o->mtu, W) ||
-	    cmdf("ip -n %s addr add 198.18.0.1/30 dev eb", S) ||
-	    cmdf("ip -n %s addr add 198.18.0.2/30 dev wb", W) || cmdf("ip -n %s link set lo up", S) ||
-	    cmdf("ip -n %s link set lo up", W) || cmdf("ip -n %s link set eb up", S) ||
-	    cmdf("ip -n %s link set wb up", W) ||
-	    cmdf("ip -n %s route add 198.19.0.0/16 via 198.18.0.2", S) || add_receivers(t, o))
-		return -1;
-	return add_qdiscs(t, o, S, "eb");
-}
+	for (char *l = strtok_r(report, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char what[16], ns[NS_NAME_MAX], a[ADDR_MAX], dev[sizeof(t->bott_dev)];
+		unsigned j;
 
-static int topology_build(struct topology *t, const struct topo_opts *o)
-{
-	const char *R = t->router_ns, *W = t->switch_ns;
-
-	if (ns_add(R) || ns_add(W))
-		return -1;
-	if (cmdf("ip -n %s link add rb mtu %u type veth peer name wb mtu %u netns %s", R, o->mtu,
-		 o->mtu, W) ||
-	    cmdf("ip -n %s addr add 198.18.0.1/30 dev rb", R) ||
-	    cmdf("ip -n %s addr add 198.18.0.2/30 dev wb", W) || cmdf("ip -n %s link set lo up", R) ||
-	    cmdf("ip -n %s link set lo up", W) || cmdf("ip -n %s link set rb up", R) ||
-	    cmdf("ip -n %s link set wb up", W) || add_receivers(t, o))
-		return -1;
-	for (unsigned j = 0; j < t->njobs; j++) {
-		const char *S = t->snd_ns[j];
-
-		if (attach_host(R, S, 's', 18, j, o->mtu))
-			return -1;
+		if (sscanf(l, "%15s %u %95s %63s", what, &j, ns, a) == 4 && j < t->njobs) {
+			if (!strcmp(what, "sender")) {
+				snprintf(t->snd_ns[j], sizeof(t->snd_ns[j]), "%s", ns);
+			} else if (!strcmp(what, "receiver")) {
+				snprintf(t->rcv_ns[j], sizeof(t->rcv_ns[j]), "%s", ns);
+				snprintf(t->rcv_addr[j], sizeof(t->rcv_addr[j]), "%s", a);
+			}
+		} else if (sscanf(l, "fifo %95s %31s", ns, dev) == 2) {
+			snprintf(t->bott_ns, sizeof(t->bott_ns), "%s", ns);
+			snprintf(t->bott_dev, sizeof(t->bott_dev), "%s", dev);
+		}
 	}
-	if (cmdf("ip -n %s route add 198.19.0.0/16 via 198.18.0.2", R) ||
-	    cmdf("ip -n %s route add 198.18.0.0/16 via 198.18.0.1", W) ||
-	    netns_sysctl(R, "net.ipv4.ip_forward", "1"))
-		return -1;
-	return add_qdiscs(t, o, R, "rb");
-}
-
-/* Job j's sender namespace is its own, not job 0's (egress: every sender shares one). */
-static bool own_snd_ns(const struct topology *t, unsigned j)
-{
-	return !j || strcmp(t->snd_ns[j], t->snd_ns[0]);
-}
-
-/*
- * The ideal and every run (--runs) connect the same hosts again; TCP's metrics cache
- * would start each connection from the ssthresh and RTT the previous one left for that
- * destination, so one run's losses would shape the next run's first iterations.  Every
- * run starts from nothing instead (--sysctl can set it back).
- */
-static int no_metrics_cache(const struct topology *t)
-{
-	for (unsigned j = 0; j < t->njobs; j++) {
-		if (own_snd_ns(t, j) &&
-		    netns_sysctl(t->snd_ns[j], "net.ipv4.tcp_no_metrics_save", "1"))
+	for (unsigned j = 0; j < t->njobs; j++)
+		if (!t->snd_ns[j][0] || !t->rcv_ns[j][0] || !t->rcv_addr[j][0])
 			return -1;
-		if (netns_sysctl(t->rcv_ns[j], "net.ipv4.tcp_no_metrics_save", "1"))
-			return -1;
-	}
 	return 0;
 }
 
@@ -321,28 +301,21 @@ static void destroy_active(void)
 int topology_create(struct topology *t, unsigned njobs, const struct topo_opts *o)
 {
 	static int registered;
+	struct builder_words w;
+	char *argv[32], report[8192];
 
 	memset(t, 0, sizeof(*t));
 	t->njobs = njobs;
+	t->opts = *o;
 	snprintf(t->prefix, sizeof(t->prefix), "mb%d", (int)getpid());
-	if (!o->egress)
-		snprintf(t->router_ns, sizeof(t->router_ns), "%s-r", t->prefix);
-	snprintf(t->switch_ns, sizeof(t->switch_ns), "%s-w", t->prefix);
-	for (unsigned j = 0; j < njobs; j++) {
-		if (o->egress)
-			snprintf(t->snd_ns[j], sizeof(t->snd_ns[j]), "%s-s", t->prefix);
-		else
-			snprintf(t->snd_ns[j], sizeof(t->snd_ns[j]), "%s-s%u", t->prefix, j);
-		snprintf(t->rcv_ns[j], sizeof(t->rcv_ns[j]), "%s-d%u", t->prefix, j);
-	}
 	t->created = 1;
 	active = t;
 	if (!registered) {
 		atexit(destroy_active);
 		registered = 1;
 	}
-	if ((o->egress ? topology_build_egress(t, o) : topology_build(t, o)) ||
-	    no_metrics_cache(t)) {
+	builder_argv(t, "up", argv, &w);
+	if (run_read(argv, report, sizeof(report)) || read_report(t, report)) {
 		warnx_("building the topology failed (needs root, ip/tc, veth and sch_tbf%s%s)",
 		       o->ecn_bytes ? ", sch_red" : "", o->delay_ms > 0 ? ", sch_netem" : "");
 		topology_destroy(t);
@@ -353,17 +326,14 @@ int topology_create(struct topology *t, unsigned njobs, const struct topo_opts *
 
 void topology_destroy(struct topology *t)
 {
+	struct builder_words w;
+	char *argv[32];
+
 	if (!t->created)
 		return;
 	t->created = 0;
-	for (unsigned j = 0; j < t->njobs; j++) {
-		if (own_snd_ns(t, j))
-			ns_del(t->snd_ns[j]);
-		ns_del(t->rcv_ns[j]);
-	}
-	if (t->router_ns[0])
-		ns_del(t->router_ns);
-	ns_del(t->switch_ns);
+	builder_argv(t, "down", argv, &w);
+	run_cmd(argv, NULL, 0);
 	if (active == t)
 		active = NULL;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* mltcp-bench network namespaces, veth links and the bottleneck (drawing in topology.c). */
+/* mltcp-bench network namespaces, veth links and the bottleneck, built by
+ * selftests/topology.sh (topology.c). */
 #ifndef MLTCP_BENCH_TOPOLOGY_H
 #define MLTCP_BENCH_TOPOLOGY_H
 
@@ -25,12 +26,12 @@ struct topology {
 	int created;		/* namespaces below were made by us and must be deleted */
 	char prefix[32];
 	unsigned njobs;
+	struct topo_opts opts;	/* what it was built with: the builder deletes it by them */
 	char snd_ns[MAX_JOBS][NS_NAME_MAX]; /* "" = the current namespace */
 	char rcv_ns[MAX_JOBS][NS_NAME_MAX];
 	char rcv_addr[MAX_JOBS][ADDR_MAX];
 	char bott_ns[NS_NAME_MAX];	   /* where the bottleneck qdisc lives ("" current) */
 	char bott_dev[32];		   /* "" = no bottleneck statistics */
-	char router_ns[NS_NAME_MAX], switch_ns[NS_NAME_MAX];
 };
 
 /* Run argv (PATH lookup) with default signal handling; stdout to out_path if non-NULL.
