@@ -81,6 +81,8 @@ say "# ===== unit tests (cmocka, host)"
 stream make --no-print-directory -s -k unit || say "not ok - unit tests exited non-zero"
 say "# ===== the DDP benchmark's report and grid checks (recorded results, host)"
 stream lab/tests/test-bench-reports.sh || true
+say "# ===== each caller's topology against its recorded dump (selftests/topology.sh, host)"
+stream lab/tests/test-topology.sh || true
 say "# ===== scripts/deps.sh refuses kernel packages (stand-in apt and dpkg, host)"
 stream scripts/test-deps.sh || true
 say "# ===== native: the BPF backend on this machine's kernel, $(uname -r) (no guest)"
