@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "targets.h"
 #include "topology.h"
 #include "util.h"
 
@@ -22,14 +23,14 @@ struct options opt = {
 	.ideal_iterations = 10,
 	.ideal_warmup = 2,
 	.warmup = 5,
-	.threshold = 0.10,
+	.threshold = TARGET_INTERLEAVED,
 	.min_stable = 5,
 	.sample_ms = 10,
 	.bin_ms = 5,
 	.iterations = -1,
 	.start_exact = 1,
 	.runs = 1,
-	.ratio_limit = 1.10,
+	.ratio_limit = TARGET_CONVERGED,
 };
 
 struct profile_set jobs;
@@ -89,10 +90,10 @@ static void usage(FILE *f)
 		"  --ideal-iterations N    iterations of each alone run (default 10)\n"
 		"  --ideal-warmup N        of which skipped (default 2)\n"
 		"  --warmup N              shared-run iterations skipped in mean/p99 (default 5)\n"
-		"  --converge-threshold F  overlap fraction counted as interleaved (default 0.10)\n"
+		"  --converge-threshold F  overlap fraction counted as interleaved (default %.2f)\n"
 		"  --converge-min N        contended iterations that must follow (default 5)\n"
 		"  --converge-ratio X      run verdict: converged if the worst job's mean over the\n"
-		"                          last half of the run is <= X times its ideal (1.10)\n"
+		"                          last half of the run is <= X times its ideal (%.2f)\n"
 		"  --sample-ms MS          bottleneck counter sampling (default 10)\n"
 		"  --bin-ms MS             link-share bins (default 5)\n"
 		"  --timeout S             per run (default 30 s + 3x the expected duration)\n"
@@ -102,7 +103,7 @@ static void usage(FILE *f)
 		"  -o, --out DIR           result directory (default results/bench-DATE-TIME)\n"
 		"  --label TEXT            name of this run in reports and plots (default: cc)\n"
 		"  -q, --quiet             only the summary\n",
-		profile_keys_help);
+		profile_keys_help, TARGET_INTERLEAVED, TARGET_CONVERGED);
 }
 
 static int parse_num_opt(const char *name, const char *v, double max, double *out)

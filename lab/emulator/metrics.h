@@ -14,7 +14,7 @@
  *  - contended iteration: another job of the same run was between its first iteration
  *    start and its last iteration end at some point of this iteration;
  *  - converged at iteration k: every contended iteration >= k has overlap below the
- *    threshold (default 10%), and at least min_stable (default 5) contended iterations
+ *    threshold (default: lab/targets.conf's interleaved), and at least min_stable (default 5) contended iterations
  *    follow k (so "converged" cannot come from jobs simply finishing);
  *  - link overlap of an iteration: of the bytes its receiver read during its
  *    communication phases (per bin of the link-share record, weighted by the part of the
@@ -123,7 +123,7 @@ void metrics_attribute_counters(struct iter_rec *it, size_t nit, const struct co
 struct summary_opts {
 	unsigned warmup;	/* shared-run iterations skipped */
 	unsigned ideal_warmup;	/* ideal-run iterations skipped */
-	double threshold;	/* convergence overlap threshold (0.10) */
+	double threshold;	/* convergence overlap threshold (targets: interleaved) */
 	unsigned min_stable;	/* contended iterations after convergence (5) */
 };
 

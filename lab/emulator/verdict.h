@@ -6,7 +6,8 @@
  *  - worst/ideal of a run: for every job with an ideal, the mean iteration time over the
  *    last half of its shared-run iterations (iteration index >= iterations / 2) divided by
  *    its ideal; the run's value is the largest (the worst job);
- *  - converged run: worst/ideal <= the limit (--converge-ratio, default 1.10);
+ *  - converged run: worst/ideal <= the limit (--converge-ratio, default: lab/targets.conf's
+ *    converged);
  *  - convergence iteration of a run: the latest of its jobs' converged iterations (see
  *    metrics.h: overlap below the threshold from there on); -1 if some job that ran next
  *    to another never got there; the same on the link overlap (metrics.h), unknown

@@ -94,7 +94,7 @@ if [ -z "$(val cells)" ] && [ "$(val runs_mltcp)" = 10 ] && [ "$(val runs_base)"
 		echo "The bottleneck is a tbf FIFO in a router namespace, 1x BDP (rate x 10 ms) of buffer;"
 		echo "veth's own RTT is tens of µs. At 100 Mbit/s the guest's profiles, at 1 and 10 Gbit/s"
 		echo "the same shapes with 10x and 100x the bytes (\`lab/grids/profiles/*MB.conf\`, see the grid's"
-		echo "header). A cell whose base algorithm stays below 1.10x the ideal does not"
+		echo "header). A cell whose base algorithm stays below $(lab/scripts/targets.py get pair.discriminates)x the ideal does not"
 		echo "discriminate and its targets are not checked."
 		echo
 		echo "Not measured natively, and why: this kernel has no netem, red, fq or fq_codel, so"

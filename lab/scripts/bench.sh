@@ -74,7 +74,7 @@ ddp_stage() {
 		echo "alone; the share reached is printed beside the ideal). A job's"
 		echo "time is its mean iteration time over the last half of the run, from the training"
 		echo "loop's own clock; the ideal is the same job alone in the same boot (base"
-		echo "algorithm). A run converges when its worst job is at most 1.10x its ideal."
+		echo "algorithm). A run converges when its worst job is at most $(lab/scripts/targets.py get converged)x its ideal."
 		echo "\"base / mode\" is the base's median worst-job ratio over the mode's; the last"
 		echo "column: each run's drops at the bottleneck, TCP segments retransmitted, timeouts"
 		echo "and the share of the guest's CPUs busy over the run (medians). Plots:"
@@ -162,7 +162,7 @@ if [ "$mode" = full ] || [ "$mode" = grid ]; then
 		echo "    make -C lab grid      # = lab/scripts/bench.sh grid"
 		echo
 		echo "A run converges when its worst job's mean iteration time over the last half of the"
-		echo "run is at most 1.10x its ideal (the job alone on the same bottleneck, measured once"
+		echo "run is at most $(lab/scripts/targets.py get converged)x its ideal (the job alone on the same bottleneck, measured once"
 		echo "per cell and algorithm). Column meanings: \`lab/scripts/bench-grid-table\`; what was cut"
 		echo "from the grid to fit the time budget: the header of \`lab/grids/grid.conf\`."
 		echo

@@ -9,7 +9,10 @@
 # link; --guard pools the incompatible mix's rounds over several results and says
 # whether a bootstrap interval of the pooled slowest job settles the guard;
 # bench-ddp-trace attributes yields and retransmissions to the jobs whose sockets they
-# name; bench-grid-table judges the emulator's guard cells per job. Prints TAP.
+# name; bench-grid-table judges the emulator's guard cells per job, and each kind of cell
+# by its targets; the targets are lab/targets.conf's: another file (MLTCP_TARGETS)
+# changes the verdicts of bench-grid-table and bench-ddp, a changed one the defaults
+# mltcp-bench is built with. Prints TAP.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
@@ -21,7 +24,7 @@ trap 'rm -rf "$out" "$tmp"' EXIT
 . "$top/scripts/tap-result.sh"
 
 echo "TAP version 13"
-echo "1..25"
+echo "1..31"
 
 # counters: the median over a mode's runs of drops / retransmitted / timeouts / CPU busy
 lab/scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
@@ -229,5 +232,82 @@ done
 lab/scripts/bench-grid-table "$tmp/grid" >"$out" 2>&1 &&
 	grep -qF 'incompatible mltcp_reno: slowest job vs its time under reno 1.051x <= 1.03 NOT met (vgg19;' "$out"
 result "bench-grid-table's guard fails where one job runs over 3% slower than under the base" $?
+
+# every kind of cell, made from the recorded guard cell: as a pair and as three jobs
+# whose MLTCP runs converged (worst/ideal 1.01-1.03, converged from iteration 1-3), and as
+# a friendliness cell (the bulk flow's share in communication 0.32-0.34, 0.45 under
+# Reno); and two single-flow rows
+kinds=$tmp/kinds
+mkdir -p "$kinds"
+for k in pair multi guard friendly; do
+	mkdir -p "$kinds/$k"
+	cp -r "$grid/incompatible/reno" "$grid/incompatible/mltcp_reno" "$kinds/$k/"
+	printf '%s\t%s\treno\t%s/reno\n%s\t%s\tmltcp_reno\t%s/mltcp_reno\n' $k $k $k $k $k $k \
+		>>"$kinds/grid.tsv"
+done
+sed -i 's/^\([0-9]\),run\([0-9]\),1\.[0-9]*,0,0,-1/\1,run\2,1.0\2,0,1,\2/' \
+	"$kinds"/pair/mltcp_reno/runs.csv "$kinds"/multi/mltcp_reno/runs.csv
+for cc in reno mltcp_reno; do
+	awk -F, -v OFS=, -v cc=$cc 'NR > 1 { $10 = cc == "reno" ? 0.45 : 0.3 + NR / 100; $12 = 0.4 } 1' \
+		"$kinds/friendly/$cc/runs.csv" >"$tmp/runs.csv" && mv "$tmp/runs.csv" "$kinds/friendly/$cc/runs.csv"
+done
+printf '%s\n' '| test | algorithm | runs | goodput | vs base | paired |' '|---|---|---|---|---|---|' \
+	'| shaped-100m | mltcp_reno | 3 | 95.0 (94–96) | 0.985 | 0.97–0.99 |' \
+	'| cpu | mltcp_reno | 3 | 900 (800–1000) | 0.940 | 0.9–1.0 |' >"$tmp/goodput.md"
+lab/scripts/bench-grid-table "$kinds" "$tmp/goodput.md" >"$out" 2>&1 &&
+	grep -qF 'pair mltcp_reno: converged 100% >= 95% met; median conv 2 <= 15 met (interleaved from: median 22; on the link: median never); median worst/ideal 1.020 <= 1.05 met' "$out" &&
+	grep -qF 'multi mltcp_reno: median worst/ideal 1.020 <= 1.10 met; converged 100% >= 90% met' "$out" &&
+	grep -qF 'guard mltcp_reno: slowest job vs its time under reno 1.026x <= 1.03 met (bert; median worst/ideal vs base 1.056x)' "$out" &&
+	grep -qF 'friendly mltcp_reno: bulk flow share during communication, worst run 0.320 >= 0.333 NOT met (base reno: 0.450)' "$out" &&
+	grep -qF 'single flow shaped-100m mltcp_reno: 0.985 of base (median of paired runs, 0.97–0.99) >= 0.98 met' "$out" &&
+	grep -qF 'single flow cpu mltcp_reno: 0.940 of base (median of paired runs, 0.9–1.0) >= 0.95 NOT met' "$out"
+result "bench-grid-table judges each kind of cell by its targets" $?
+
+# the same results against other targets: each verdict follows the file
+sed -e 's/^pair.worst\( *\)<=  1.05/pair.worst\1<=  1.01/' -e 's/^guard\( *\)<=  1.03/guard\1<=  1.02/' \
+	-e 's/^friendly\( *\)>=  0.333/friendly\1>=  0.300/' -e 's/^goodput.cpu\( *\)>=  0.95/goodput.cpu\1>=  0.90/' \
+	-e 's/^multi.success\( *\)>=  0.90/multi.success\1>   1.00/' lab/targets.conf >"$tmp/targets.conf"
+MLTCP_TARGETS=$tmp/targets.conf lab/scripts/bench-grid-table "$kinds" "$tmp/goodput.md" >"$out" 2>&1 &&
+	grep -qF 'median worst/ideal 1.020 <= 1.01 NOT met' "$out" &&
+	grep -qF 'converged 100% > 100% NOT met' "$out" &&
+	grep -qF 'slowest job vs its time under reno 1.026x <= 1.02 NOT met' "$out" &&
+	grep -qF 'worst run 0.320 >= 0.300 met' "$out" &&
+	grep -qF 'single flow cpu mltcp_reno: 0.940 of base (median of paired runs, 0.9–1.0) >= 0.90 met' "$out"
+result "bench-grid-table's verdicts follow a changed targets file" $?
+
+sed 's/^pair.discriminates\( *\)>=  1.10/pair.discriminates\1>=  1.30/' lab/targets.conf >"$tmp/targets.conf"
+MLTCP_TARGETS=$tmp/targets.conf lab/scripts/bench-grid-table "$kinds" >"$out" 2>&1 &&
+	grep -qF 'pair mltcp_reno: base reno at 1.234x the ideal (< 1.30): cell does not discriminate, not checked' "$out"
+result "bench-grid-table leaves a pair cell unjudged where the file's base threshold says so" $?
+
+# bench-ddp: the pair met its targets above; against a speed-up of 1.15 the learned
+# mode (1.12x) does not, and the guard's rounds are counted against 1.05
+sed -e 's/^ddp.speedup\( *\)>=  1.10/ddp.speedup\1>=  1.15/' -e 's/^guard\( *\)<=  1.03/guard\1<=  1.05/' \
+	lab/targets.conf >"$tmp/targets.conf"
+MLTCP_TARGETS=$tmp/targets.conf lab/scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
+grep -qF -- '- pair950, MLTCP learned: 1.074x the ideal (<= 1.10) and 1.12x faster than the base (>= 1.15): NOT met' "$out" &&
+	grep -qF -- '- pair950, MLTCP attached: 1.038x the ideal (<= 1.10) and 1.16x faster than the base (>= 1.15): met' "$out" &&
+	MLTCP_TARGETS=$tmp/targets.conf lab/scripts/bench-ddp --guard "$fix/guard" >"$out" 2>&1 &&
+	grep -qF '| all | | attached | 2 | 1.020 (0.973-1.067) | 1/2 |' "$out" &&
+	grep -qF 'rounds within 1.05x |' "$out"
+result "bench-ddp --report and --guard follow a changed targets file" $?
+
+# mltcp-bench is built with the file's converged and interleaved as its defaults; a
+# changed file changes the header its build generates from it
+bench=${BUILD:-$top/build}/bin/mltcp-bench
+"$bench" --help >"$out" 2>&1
+grep -qF "overlap fraction counted as interleaved (default $(lab/scripts/targets.py get interleaved))" "$out" &&
+	grep -qF "last half of the run is <= X times its ideal ($(lab/scripts/targets.py get converged))" "$out" &&
+	sed 's/^converged\( *\)<=  1.10/converged\1<=  1.20/' lab/targets.conf >"$tmp/targets.conf" &&
+	MLTCP_TARGETS=$tmp/targets.conf lab/scripts/targets.py c >"$out" 2>&1 &&
+	grep -qx '#define TARGET_CONVERGED 1.20' "$out"
+result "mltcp-bench's verdict defaults come from the targets file, a change to it reaches the build" $?
+
+# a malformed targets file: where, not a traceback
+printf 'converged <== 1.10 why\n' >"$tmp/targets.conf"
+MLTCP_TARGETS=$tmp/targets.conf lab/scripts/targets.py get converged >"$out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -qF "targets: $tmp/targets.conf:1: not NAME OP VALUE WHY" "$out" && ! grep -q Traceback "$out"
+result "targets.py says which line of a targets file it cannot read" $?
 
 [ $failed = 0 ]

@@ -9,10 +9,11 @@ import math
 import random
 import statistics
 
+import targets
 from .results import mode_rounds, read_tsv
 
-# issue 11's guard: in the incompatible mix no job more than 3% slower than under the base
-GUARD_LIMIT = 1.03
+# issue 11's guard: in the incompatible mix no job slower than this against the base
+GUARD_LIMIT = targets.value("guard")
 # the modes the guard judges, the base's own rounds as the noise reference
 GUARD_MODES = ("base", "learned", "attached")
 # the pooled guard's bootstrap: resamples, and a fixed seed so a report reproduces
@@ -87,9 +88,9 @@ def guard_estimate(boots, mode, resamples=GUARD_RESAMPLES):
 
 def guard_verdict(low, high):
     """What an interval says about the guard: met only when all of it is within."""
-    if high <= GUARD_LIMIT:
+    if targets.met("guard", high):
         return "met"
-    if low > GUARD_LIMIT:
+    if not targets.met("guard", low):
         return "not met"
     return "not resolved: the interval straddles %.2fx" % GUARD_LIMIT
 
@@ -99,7 +100,7 @@ def _rounds_row(results, scenario, mode, ratios):
     return "| %s | %s| %s | %d | %.3f (%.3f-%.3f) | %d/%d |" % (
         results, scenario + " " if scenario else "", mode, len(ratios),
         statistics.median(ratios), min(ratios), max(ratios),
-        sum(x <= GUARD_LIMIT for x in ratios), len(ratios))
+        sum(targets.met("guard", x) for x in ratios), len(ratios))
 
 
 def _estimate_rows(boots):

@@ -8,12 +8,9 @@ run alone on MLTCP with attach(), then the targets each scenario's kind is judge
 import json
 import statistics
 
-from .guard import GUARD_LIMIT
+import targets
 from .results import AUTO_RATE_SHARE, MODES, RUN_COUNTERS, mode_rounds, read_env, \
     read_tsv, scenarios
-
-# a round has converged when its worst job is within this of its ideal
-CONVERGED = 1.10
 
 
 def _alone_info(sr):
@@ -78,7 +75,7 @@ def _mode_rows(s, sr, per, iters):
                  if base_w else "-")
         out.append("| %s | %s | %d | %.3f (%.3f-%.3f) | %d/%d | %s | %s | %s |" % (
             s, m, len(worst), statistics.median(worst), min(worst), max(worst),
-            sum(w <= CONVERGED for w in worst), len(worst),
+            sum(targets.met("converged", w) for w in worst), len(worst),
             speed if m not in ("base", "unshaped") else "-",
             ("%s-%s of %d" % (min(map(int, counted)), max(map(int, counted)), iters))
             if counted else "-", _counters_cell(sr, m)))
@@ -87,17 +84,18 @@ def _mode_rows(s, sr, per, iters):
 
 def _pair_targets(s, med):
     b = med("base")
-    if b < 1.15:
-        return ["- %s: the base is %.3fx the ideal (< 1.15x): the scenario "
-                "does not discriminate" % (s, b)]
+    if not targets.met("ddp.discriminates", b):
+        return ["- %s: the base is %.3fx the ideal (< %.2fx): the scenario "
+                "does not discriminate" % (s, b, targets.value("ddp.discriminates"))]
     out = []
     for m in ("learned", "attached"):
         if med(m) is None:
             continue
-        ok = med(m) <= CONVERGED and b / med(m) >= 1.10
-        out.append("- %s, MLTCP %s: %.3fx the ideal (<= 1.10) and %.2fx "
-                   "faster than the base (>= 1.10): %s" % (
-                       s, m, med(m), b / med(m), "met" if ok else "NOT met"))
+        ok = targets.met("converged", med(m)) and targets.met("ddp.speedup", b / med(m))
+        out.append("- %s, MLTCP %s: %.3fx the ideal (<= %.2f) and %.2fx "
+                   "faster than the base (>= %.2f): %s" % (
+                       s, m, med(m), targets.value("converged"), b / med(m),
+                       targets.value("ddp.speedup"), "met" if ok else "NOT met"))
     return out
 
 
@@ -114,8 +112,8 @@ def _control_target(s, med):
 
 
 def _multi_targets(s, med):
-    return ["- %s, MLTCP %s: %.3fx the ideal (<= 1.15): %s" % (
-        s, m, med(m), "met" if med(m) <= 1.15 else "NOT met")
+    return ["- %s, MLTCP %s: %.3fx the ideal (<= %.2f): %s" % (
+        s, m, med(m), targets.value("ddp.multi"), targets.verdict("ddp.multi", med(m)))
         for m in ("learned", "attached") if med(m) is not None]
 
 
@@ -136,8 +134,8 @@ def _guard_targets(s, per):
             continue
         worst = slowest(mj)
         out.append("- %s, MLTCP %s: slowest job %.3fx its time under the base "
-                   "(<= %.2f): %s" % (s, m, worst, GUARD_LIMIT,
-                                      "met" if worst <= GUARD_LIMIT else "NOT met"))
+                   "(<= %.2f): %s" % (s, m, worst, targets.value("guard"),
+                                      targets.verdict("guard", worst)))
     return out
 
 
@@ -191,10 +189,11 @@ def report(outdir):
     env = read_env(outdir)
     iters = int(env["iters"])
     out = ["| scenario | mode | runs | worst job / ideal: median (min-max) | "
-           "converged (<= 1.10x) | base / mode (worst job) | iterations counted | "
-           "per run, median: drops / retransmitted / timeouts / CPU busy |",
+           "converged (<= %.2fx) | base / mode (worst job) | iterations counted | "
+           "per run, median: drops / retransmitted / timeouts / CPU busy |"
+           % targets.value("converged"),
            "|---|---|---|---|---|---|---|---|"]
-    targets = []
+    judged = []
     status = 0
     for s in scenarios(rows):
         sr = [r for r in rows if r["s"] == s]
@@ -203,7 +202,7 @@ def report(outdir):
         out += _alone_attached_rows(s, sr, ideal, bwd, alone_net)
         out += _mode_rows(s, sr, per, iters)
         scen_targets, same = _targets(s, sr[0]["k"], sr, per)
-        targets += scen_targets
+        judged += scen_targets
         status |= 0 if same else 1
     out += _notes(env)
-    return "\n".join(out + ["", "## Targets", ""] + targets) + "\n", status
+    return "\n".join(out + ["", "## Targets", ""] + judged) + "\n", status
