@@ -94,26 +94,31 @@ build_selftests() {
 }
 
 # build_bench NJOBS OPTIONS... OUT (last): mltcp-bench with NJOBS jobs that compute for
-# ten minutes, dumped once the last receiver has a socket, then stopped (it removes its
-# namespaces on SIGTERM). Prints the prefix.
+# ten minutes, dumped once the last receiver has a socket (its jobs start after the
+# topology is built), then stopped (it removes its namespaces on SIGTERM). Prints the
+# prefix.
 build_bench() {
-	local n=$1 out=${*: -1} jobs=() i pid
+	local n=$1 out=${*: -1} jobs=() i pid rc=1
 	set -- "${@:2:$#-2}"
 	for ((i = 0; i < n; i++)); do
 		jobs+=(-j "name=j$i,compute_ms=600000,bytes=10k,iterations=1")
 	done
-	"$bench" -q --no-ideal "$@" "${jobs[@]}" -o "$tmp/bench" >"$out.log" 2>&1 &
+	"$bench" -q --no-ideal "$@" "${jobs[@]}" -o "$tmp/bench" >"$out.bench" 2>&1 &
 	pid=$!
 	echo "mb$pid"
-	for ((i = 0; i < 300; i++)); do
-		ip netns exec "mb$pid-d$((n - 1))" ss -Hta 2>/dev/null | grep -q . && break
+	for ((i = 0; i < 1800; i++)); do
+		if ip netns exec "mb$pid-d$((n - 1))" ss -Hta 2>/dev/null | grep -q .; then
+			"$dump" "mb$pid" >"$out" 2>"$out.log"
+			rc=$?
+			break
+		fi
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
-	"$dump" "mb$pid" >"$out" 2>>"$out.log"
-	local rc=$?
+	[ $i -lt 1800 ] || echo "mltcp-bench started no job in 180 s" >"$out.log"
 	kill "$pid" 2>/dev/null
 	wait "$pid"
+	cat "$out.bench" >>"$out.log"
 	return $rc
 }
 
