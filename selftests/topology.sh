@@ -8,8 +8,8 @@
 #   senders              left hub                                   right hub    receivers
 #
 #   S0 eth0 ──── s0 ─┐                                             ┌─ r0 ──── eth0 R0
-#   S1 eth0 ──── s1 ─┼─ HUB_L ─ trunk_l ══ FIFO ══> trunk_r ─ HUB_R ─┼─ r1 ──── eth0 R1
-#    ...             ┘          router placement    netem (ACKs)   └─  ...
+#   S1 eth0 ──── s1 ─┼─ HUB_L ─ trunk_l ═ FIFO ═> trunk_r ─ HUB_R ─┼─ r1 ──── eth0 R1
+#    ...             ┘          router placement  netem (ACKs)     └─  ...
 #
 #   egress: the FIFO on each sender's eth0 instead (egress:I: on sender I's only), the
 #   hubs forward unshaped. --shared-sender: one namespace holds every sender and is
