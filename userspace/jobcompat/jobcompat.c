@@ -86,6 +86,9 @@ static int link_check(const struct jc_job *jobs, unsigned int njobs, const struc
  * @stretch: largest relative change of an iteration time
  * @total: the communication demand over the circle, in cells at line rate
  * @buf: each cell's demand of the jobs placed on it, in line rates
+ * @pre: @cells + 1 prefix sums of min(max(@buf, 0), 1), what a phase
+ *	covering a whole cell adds to the excess; valid after circle_prefix()
+ *	until @buf changes
  * @reps: the times each job (link order) goes round
  * @scale: each job's iteration on the circle / its ideal iteration
  */
@@ -97,6 +100,7 @@ struct circle {
 	double stretch;
 	double total;
 	double *buf;
+	double *pre;
 	unsigned int reps[JC_MAX_JOBS];
 	double scale[JC_MAX_JOBS];
 };
@@ -156,6 +160,21 @@ static void circle_init(struct circle *c, const struct jc_job *jobs, const struc
 	}
 }
 
+static double pos(double x)
+{
+	return x > 0 ? x : 0;
+}
+
+/* The prefix sums of @c's demand, clamped to 0..1 */
+static void circle_prefix(struct circle *c)
+{
+	unsigned int i;
+
+	c->pre[0] = 0;
+	for (i = 0; i < c->cells; i++)
+		c->pre[i + 1] = c->pre[i] + (c->buf[i] <= 0 ? 0 : c->buf[i] >= 1 ? 1 : c->buf[i]);
+}
+
 /* One cell's share @w of a phase: added to @buf with @weight, or its excess (weight 0). */
 static double cell_apply(double *buf, unsigned int i, double w, double weight)
 {
@@ -165,41 +184,45 @@ static double cell_apply(double *buf, unsigned int i, double w, double weight)
 		buf[i] = o + weight * w;
 		return 0;
 	}
-	return fmax(0, o + w - 1) - fmax(0, o - 1);
+	return pos(o + w - 1) - pos(o - 1);
 }
 
 /**
  * span_apply() - a phase covering cells [@a, @a + @len) of a circle
- * @buf: the circle's demand
- * @n: its cells
- * @a: first cell, any real (taken modulo @n)
- * @len: length in cells, at most @n
- * @weight: +1 adds the phase to @buf, -1 removes it, 0 leaves @buf alone
+ * @c: the circle; with @weight 0, its prefix sums valid
+ * @a: first cell, any real (taken modulo the cells)
+ * @len: length in cells, at most the cells
+ * @weight: +1 adds the phase to the demand, -1 removes it, 0 leaves it alone
  *
- * Return: with @weight 0, the excess the phase adds to @buf: the sum over
- * its cells of max(0, buf + w - 1) - max(0, buf - 1), w the share of the
- * cell it covers; 0 otherwise.
+ * Return: with @weight 0, the excess the phase adds to the demand: the sum
+ * over its cells of max(0, buf + w - 1) - max(0, buf - 1), w the share of
+ * the cell it covers (for a whole cell, min(max(buf, 0), 1): from the
+ * prefix sums, so a phase costs the same whatever its length); 0 otherwise.
  */
-static double span_apply(double *buf, unsigned int n, double a, double len, double weight)
+static double span_apply(const struct circle *c, double a, double len, double weight)
 {
-	double sum = 0, w;
-	unsigned int i, j, run;
+	double *buf = c->buf, sum = 0, w;
+	unsigned int n = c->cells, i, j, run;
 
-	a = fmod(a, n);
-	if (a < 0)
-		a += n;
+	if (a >= n && a < 2.0 * n)
+		a -= n;		/* the usual case: job_apply() starts within the circle */
+	else if (a < 0 || a >= n)
+		a = fmod(fmod(a, n) + n, n);
 	i = (unsigned int)a;
 	if (i >= n) {
 		i = 0;
 		a = 0;
 	}
-	len = fmin(len, n);
+	if (len > n)
+		len = n;
 	/* the rest of the first cell */
-	w = fmin(len, i + 1 - a);
+	w = i + 1 - a;
+	if (w > len)
+		w = len;
 	sum += cell_apply(buf, i, w, weight);
 	len -= w;
 	i = i + 1 == n ? 0 : i + 1;
-	/* whole cells: the excess of one is min(max(buf, 0), 1) */
+	/* whole cells */
 	while (len >= 1) {
 		run = n - i;
 		if (run > len)
@@ -208,8 +231,7 @@ static double span_apply(double *buf, unsigned int n, double a, double len, doub
 			for (j = i; j < i + run; j++)
 				buf[j] += weight;
 		} else {
-			for (j = i; j < i + run; j++)
-				sum += buf[j] <= 0 ? 0 : buf[j] >= 1 ? 1 : buf[j];
+			sum += c->pre[i + run] - c->pre[i];
 		}
 		i += run;
 		if (i == n)
@@ -228,6 +250,10 @@ static double job_apply(const struct circle *c, const struct jc_job *job, unsign
 	double f = c->scale[p], period = c->perimeter_ms / c->reps[p], sum = 0;
 	unsigned int r, s;
 
+	/* within the circle: each phase then starts before twice its perimeter */
+	shift_ms = fmod(shift_ms, c->perimeter_ms);
+	if (shift_ms < 0)
+		shift_ms += c->perimeter_ms;
 	for (r = 0; r < c->reps[p]; r++) {
 		double off = shift_ms + r * period;
 
@@ -235,8 +261,7 @@ static double job_apply(const struct circle *c, const struct jc_job *job, unsign
 			double len = comm_ms(job->seg[s].bytes, c->link->rate_bps) * f;
 
 			off += job->seg[s].compute_ms * f;
-			sum += span_apply(c->buf, c->cells, off / c->cell_ms, len / c->cell_ms,
-					  weight);
+			sum += span_apply(c, off / c->cell_ms, len / c->cell_ms, weight);
 			off += len;
 		}
 	}
@@ -250,7 +275,7 @@ static double circle_excess(const struct circle *c)
 	unsigned int i;
 
 	for (i = 0; i < c->cells; i++)
-		sum += fmax(0, c->buf[i] - 1);
+		sum += pos(c->buf[i] - 1);
 	return sum;
 }
 
@@ -371,14 +396,18 @@ static double wrap(double x, double period)
  * first).  Only the excess the job adds to the others counts: the others'
  * own excess is the same for every candidate.
  *
- * Return: true when the job moved.
+ * Return: how much the job's score went down (0: it stays).
  */
-static bool search_place(struct search *s, unsigned int j)
+static double search_place(struct search *s, unsigned int j)
 {
-	double cur = s->shift[j], best_s = cur, best, step, d;
-	unsigned int i;
+	double cur = s->shift[j], best_s = cur, best, start, step, d;
+	unsigned int i, l;
 
+	for (l = 0; l < s->ncirc; l++)
+		if (circle_pos(&s->circ[l], j) >= 0)
+			circle_prefix(&s->circ[l]);
 	best = search_apply(s, j, cur, 0);
+	start = best;
 	for (i = 0; i < JC_SHIFT_STEPS; i++) {
 		double x = s->period[j] * i / JC_SHIFT_STEPS, v = search_apply(s, j, x, 0);
 
@@ -401,11 +430,11 @@ static bool search_place(struct search *s, unsigned int j)
 	}
 	s->shift[j] = best_s;
 	search_apply(s, j, best_s, 1);
-	return best_s != cur;
+	return start - best;
 }
 
-/* Job @j's best shift, the others' staying; true when it moved (the sum went down) */
-static bool search_move(struct search *s, unsigned int j)
+/* Job @j's best shift, the others' staying; how much the sum of the scores went down */
+static double search_move(struct search *s, unsigned int j)
 {
 	search_apply(s, j, s->shift[j], -1);
 	return search_place(s, j);
@@ -464,18 +493,21 @@ static void search_greedy(struct search *s)
 	}
 }
 
-/* Coordinate descent from the current shifts; the sum of the scores at its end */
+/*
+ * Coordinate descent from the current shifts, until a pass gains less than
+ * JC_PASS_GAIN or JC_PASSES passes; the sum of the scores at its end
+ */
 static double search_descend(struct search *s)
 {
+	double gain = INFINITY;
 	unsigned int pass, j;
-	bool moved = true;
 
 	search_fill(s);
-	for (pass = 0; pass < JC_PASSES && moved; pass++) {
-		moved = false;
+	for (pass = 0; pass < JC_PASSES && gain >= JC_PASS_GAIN; pass++) {
+		gain = 0;
 		for (j = 0; j < s->njobs; j++)
 			if ((int)j != s->fixed && s->period[j] > 0)
-				moved |= search_move(s, j);
+				gain += search_move(s, j);
 	}
 	return search_fill(s);
 }
@@ -546,6 +578,7 @@ static void search_grid3(struct search *s)
 		memset(c->buf, 0, c->cells * sizeof(*c->buf));
 		job_apply(c, &s->jobs[0], 0, 0, 1);
 		job_apply(c, &s->jobs[1], 1, x1, 1);
+		circle_prefix(c);
 		base = circle_excess(c);
 		for (k = 0; k < JC_SHIFT_STEPS; k++) {
 			double x2 = s->period[2] * k / JC_SHIFT_STEPS;
@@ -751,6 +784,7 @@ int jc_overlap(const struct jc_job *jobs, const struct jc_link *link, const doub
 			return -EINVAL;
 	circle_init(&c, jobs, link);
 	c.buf = calloc(c.cells, sizeof(*c.buf));
+	c.pre = NULL;	/* only added to, never asked for its excess */
 	if (!c.buf)
 		return -ENOMEM;
 	*overlap = circle_fill(&c, jobs, shift_ms);
@@ -778,12 +812,12 @@ int jc_link_eval(const struct jc_job *jobs, const struct jc_link *link, double t
 		res->ideal_ms[i] = jc_ideal_ms(&jobs[link->job[i]], link->rate_bps);
 
 	if (n >= 2) {
-		/* one allocation: the search, the jobs' copies, the circle's cells */
+		/* one allocation: the search, the jobs' copies, the cells, their sums */
 		size_t size = sizeof(*s) + sizeof(struct circle) + n * sizeof(*local);
 		struct circle *c;
 		char *mem;
 
-		mem = calloc(1, size + JC_CIRCLE_CELLS * sizeof(double));
+		mem = calloc(1, size + (2 * JC_CIRCLE_CELLS + 1) * sizeof(double));
 		if (!mem)
 			return -ENOMEM;
 		s = (struct search *)mem;
@@ -792,6 +826,7 @@ int jc_link_eval(const struct jc_job *jobs, const struct jc_link *link, double t
 		local_link(jobs, link, local, &ll);
 		circle_init(c, local, &ll);
 		c->buf = (double *)(mem + size);
+		c->pre = c->buf + JC_CIRCLE_CELLS;
 		s->jobs = local;
 		s->njobs = n;
 		s->circ = c;
@@ -841,9 +876,9 @@ int jc_schedule(const struct jc_job *jobs, unsigned int njobs, const struct jc_l
 		}
 	}
 
-	/* one allocation: the search, a circle per shared link, their cells */
+	/* one allocation: the search, a circle per shared link, their cells and sums */
 	size = sizeof(*s) + nlinks * sizeof(struct circle);
-	mem = calloc(1, size + cells * sizeof(double));
+	mem = calloc(1, size + (2 * cells + nlinks) * sizeof(double));
 	if (!mem)
 		return -ENOMEM;
 	s = (struct search *)mem;
@@ -851,14 +886,15 @@ int jc_schedule(const struct jc_job *jobs, unsigned int njobs, const struct jc_l
 	s->njobs = njobs;
 	s->circ = (struct circle *)(s + 1);
 	s->fixed = -1;
-	for (l = 0, cells = 0; l < nlinks; l++) {
+	for (l = 0, k = 0; l < nlinks; l++) {
 		struct circle *c = &s->circ[s->ncirc];
 
 		if (links[l].njobs < 2)
 			continue;
 		circle_init(c, jobs, &links[l]);
-		c->buf = (double *)(mem + size) + cells;
-		cells += c->cells;
+		c->buf = (double *)(mem + size) + k;
+		c->pre = (double *)(mem + size) + cells + k + s->ncirc;
+		k += c->cells;
 		s->ncirc++;
 	}
 	for (i = 0; i < njobs; i++)

@@ -38,8 +38,9 @@
  * best by halving steps down to a cell (pattern search).  Two or three jobs:
  * exhaustive over that grid (48 or 48 * 48 combinations), then refined by
  * coordinate descent.  Four or more: coordinate descent (one job at a time
- * takes its best shift given the others, until a pass moves no job, at most
- * JC_PASSES passes) from JC_STARTS deterministic starts: all at 0; greedy
+ * takes its best shift given the others, until a pass lowers the score by
+ * less than JC_PASS_GAIN, at most JC_PASSES passes) from JC_STARTS
+ * deterministic starts: all at 0; greedy
  * (Cassini's traversal of the affinity graph: breadth first from the first
  * job, each job placed at its best shift among those placed before it);
  * golden-ratio staggered; evenly staggered; then staggers from a fixed
@@ -76,6 +77,7 @@
 #define JC_CIRCLE_CELLS	8192
 #define JC_SHIFT_STEPS	48
 #define JC_PASSES	8
+#define JC_PASS_GAIN	1e-4
 #define JC_STARTS	6
 #define JC_SCHEDULE_STARTS	3
 /* The fluid models: iterations of each job before and in the measurement */

@@ -235,9 +235,6 @@ int mltcpctl_compat_read_profile(FILE *f, const char *fname, double rate_bps,
 		one_link(c, rate_bps);
 		return 0;
 	}
-	if (rate_bps)
-		return failf(err, errlen, MLTCPCTL_COMPAT_EUSAGE,
-			     "compat: the link lines of %s give the rates: drop --rate", fname);
 	for (i = 0; i < c->njobs; i++) {
 		bool found = false;
 
@@ -247,6 +244,9 @@ int mltcpctl_compat_read_profile(FILE *f, const char *fname, double rate_bps,
 			return failf(err, errlen, -1, "%s: job '%s' is on no link", fname,
 				     c->info[i].name);
 	}
+	if (rate_bps)
+		return failf(err, errlen, MLTCPCTL_COMPAT_EUSAGE,
+			     "compat: the link lines of %s give the rates: drop --rate", fname);
 	return 0;
 }
 
@@ -421,7 +421,8 @@ static int record_job(struct mltcpctl_compat *c, struct rec *r, int by, const ch
 				     JC_MAX_JOBS);
 		j = (int)c->njobs++;
 		snprintf(c->info[j].name, sizeof(c->info[j].name), "%s", key);
-		snprintf(c->jobs[j].name, sizeof(c->jobs[j].name), "%s", key);
+		/* an IPv6 key may be longer than a jobcompat name: cut there only */
+		snprintf(c->jobs[j].name, sizeof(c->jobs[j].name), "%.*s", JC_NAME_LEN - 1, key);
 	}
 	r->job = (unsigned int)j;
 	return 0;
