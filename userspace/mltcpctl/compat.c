@@ -147,7 +147,8 @@ static int profile_link(struct mltcpctl_compat *c, char **w, int nw, const char 
 	int j, k;
 
 	if (nw - 3 > JC_MAX_JOBS)
-		return failf(err, errlen, -1, "%s: more than %d jobs on a link", where, JC_MAX_JOBS);
+		return failf(err, errlen, -1, "%s: more than %d jobs on a link", where,
+			     JC_MAX_JOBS);
 	if (nw < 4)
 		return failf(err, errlen, -1, "%s: a link line is: link NAME RATE JOB [JOB...]",
 			     where);
@@ -199,6 +200,7 @@ int mltcpctl_compat_read_profile(FILE *f, const char *fname, double rate_bps,
 				 struct mltcpctl_compat *c, char *err, size_t errlen)
 {
 	char line[MLTCPCTL_COMPAT_LINE + 2], where[256], *w[MAX_WORDS], *save = NULL, *t;
+	static const char blanks[] = " \t\r\n";
 	unsigned int lineno = 0, i, j;
 	int nw, ret;
 
@@ -206,7 +208,7 @@ int mltcpctl_compat_read_profile(FILE *f, const char *fname, double rate_bps,
 	while ((ret = read_line(f, fname, line, &lineno, err, errlen)) > 0) {
 		line[strcspn(line, "#")] = '\0';
 		nw = 0;
-		for (t = strtok_r(line, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
+		for (t = strtok_r(line, blanks, &save); t; t = strtok_r(NULL, blanks, &save)) {
 			if (nw == MAX_WORDS)
 				return failf(err, errlen, -1, "%s:%u: more than %d words", fname,
 					     lineno, MAX_WORDS);

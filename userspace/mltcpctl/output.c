@@ -488,7 +488,8 @@ void mltcpctl_print_compat(const struct mltcpctl_out *o, const struct mltcpctl_c
 	}
 	if (!c->schedule)
 		return;
-	fprintf(o->f, "\nschedule: one shift per job on every link, overlap summed over links %.4f\n",
+	fprintf(o->f,
+		"\nschedule: one shift per job on every link, overlap summed over links %.4f\n",
 		c->sched_sum);
 	fprintf(o->f, "%-16s %10s\n", "Job", "ShiftMs");
 	for (i = 0; i < c->njobs; i++)

@@ -211,7 +211,8 @@ static void test_profile_errors(void **state)
 		{ "a 4000000:1M\n", "jobs.txt:1: job 'a': invalid compute time '4000000'" },
 		{ "a 5:1Q\n", "jobs.txt:1: job 'a': invalid byte count '1Q'" },
 		{ "a 5:0\n", "jobs.txt:1: job 'a': invalid byte count '0'" },
-		{ "a 1:1,1:1,1:1,1:1,1:1,1:1,1:1,1:1,1:1\n", "jobs.txt:1: job 'a': more than 8 segments" },
+		{ "a 1:1,1:1,1:1,1:1,1:1,1:1,1:1,1:1,1:1\n",
+		  "jobs.txt:1: job 'a': more than 8 segments" },
 		{ "a 1:1M\nlink l 1gbit a b\n", "jobs.txt:2: link 'l': unknown job 'b'" },
 		{ "link l 1gbit a\na 1:1M\n", "jobs.txt:1: link 'l': unknown job 'a'" },
 		{ "a 1:1M\nlink l 1gbps\n", "jobs.txt:2: a link line is: link NAME RATE JOB" },
@@ -235,7 +236,8 @@ static void test_profile_errors(void **state)
 	assert_string_equal(errbuf,
 			    "compat: jobs.txt has no link lines: give the link's rate with --rate");
 	assert_int_equal(profile("a 1:1M\nlink l 1gbit a\n", 1e9), MLTCPCTL_COMPAT_EUSAGE);
-	assert_string_equal(errbuf, "compat: the link lines of jobs.txt give the rates: drop --rate");
+	assert_string_equal(errbuf,
+			    "compat: the link lines of jobs.txt give the rates: drop --rate");
 
 	memset(longline, 'a', sizeof(longline) - 2);
 	longline[sizeof(longline) - 2] = '\n';
