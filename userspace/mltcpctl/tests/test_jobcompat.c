@@ -140,6 +140,14 @@ static void test_incompatible_pair(void **state)
 	/* in lockstep the whole communication of one job is in excess: half of it all */
 	assert_int_equal(jc_overlap(jobs, &l, zero, &ov), 0);
 	assert_float_equal(ov, 0.5, 1e-9);
+	/* a shift of a fraction of a cell: 49.5 of the 200 ms of communication overlap */
+	zero[1] = 50.5;
+	jobs[0] = job1("a", 100, 1250000);
+	jobs[1] = job1("b", 100, 1250000);
+	assert_int_equal(jc_overlap(jobs, &l, zero, &ov), 0);
+	assert_float_equal(ov, 49.5 / 200, 1e-9);
+	jobs[0] = job1("a", 50, 1250000);
+	jobs[1] = job1("b", 50, 1250000);
 	/* a threshold above the score calls them compatible */
 	assert_int_equal(jc_link_eval(jobs, &l, 0.6, &r), 0);
 	assert_true(r.compatible);
@@ -344,6 +352,30 @@ static void test_schedule_chain(void **state)
 	assert_float_equal(ov[0] + ov[1] + ov[2], s1, 1e-9);
 }
 
+/*
+ * A ring of nine jobs, each link shared by three neighbours, a third of each
+ * iteration on the link: every third job at the same shift fits exactly.  Coordinate
+ * descent from all at 0 misses it; the greedy start (Cassini's traversal) finds it.
+ */
+static void test_schedule_ring(void **state)
+{
+	struct jc_job jobs[9];
+	struct jc_link links[9];
+	double shift[9], ov[9], zero[9] = { 0 };
+	unsigned int i, k;
+
+	(void)state;
+	for (i = 0; i < 9; i++) {
+		jobs[i] = job1("j", 134, 825000);	/* 134 + 66 ms */
+		links[i] = link_n(3, RATE);
+		for (k = 0; k < 3; k++)
+			links[i].job[k] = (i + k) % 9;
+	}
+	assert_int_equal(jc_schedule(jobs, 9, links, 9, shift, ov), 0);
+	assert_true(overlap_sum(jobs, links, 9, shift) < 1e-6);
+	assert_float_equal(overlap_sum(jobs, links, 9, zero), 9 * 2.0 / 3, 1e-9);
+}
+
 /* 16 jobs on 100 links of 2 to 4 jobs each: well under a second */
 static void test_schedule_speed(void **state)
 {
@@ -394,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_circle),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_schedule_chain),
+		cmocka_unit_test(test_schedule_ring),
 		cmocka_unit_test(test_schedule_speed),
 	};
 
