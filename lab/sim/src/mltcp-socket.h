@@ -89,6 +89,9 @@ SimSocket CreateSimSocket(Ptr<Node> node, CcAlgo algo);
  */
 bool MltcpSetParam(const std::string& name, const std::string& value, std::string* err);
 
+/** Set every global MLTCP parameter back to the kernel module's default. */
+void MltcpResetParams();
+
 } // namespace ns3
 
 #endif /* MLTCP_SIM_SOCKET_H */
