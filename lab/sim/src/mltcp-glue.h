@@ -47,7 +47,9 @@
  *    (a socket accepted from a listening one, which only receives) the
  *    state sees no gap, so neither the learner nor the restart run;
  *  - the connection's endpoints for its tie-break: the bound socket's
- *    addresses at its first transmission (the SYN); unbound, no endpoints.
+ *    addresses at its first transmission (the SYN); unbound, tie-break 0;
+ *  - TCP small queues: ns-3 has none, so behind a sender's own FIFO its
+ *    drops, not TSQ's backpressure, bound each flow.
  * Slow start is the base algorithm's own, fed the F-scaled credit: ns-3's
  * TcpLinuxReno drops the credit left at ssthresh and TcpCubic does not
  * stop at ssthresh, so the core's slow-start window is not applied, and
