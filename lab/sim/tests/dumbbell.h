@@ -2,11 +2,12 @@
 /*
  * The simulator tests' own small dumbbell: senders on 1 Gbit/s access
  * links share a 100 Mbit/s bottleneck (5 ms; 14 ms of RTT in all) to one
- * receiving node, behind a 30-packet FIFO or, for ECN, a RED queue that
- * marks from 10 packets on.  Each sender runs a job of iterations: at each
- * iteration's start an optional mark (MltcpHints), then after the compute
- * gap its bytes.  A run records each sender's congestion window, the bytes
- * its receiver got and, for MLTCP senders, F every millisecond.
+ * receiving node, behind a 100-packet FIFO (most of a BDP) or, for ECN, a
+ * RED queue that marks from 10 packets on.  Each sender runs a job of
+ * iterations: at each iteration's start an optional mark (MltcpHints),
+ * then after the compute gap its bytes.  A run records each sender's
+ * congestion window, the bytes its receiver got and, for MLTCP senders, F
+ * every millisecond.
  *
  * Runs are deterministic and independent: each builds its network afresh,
  * and the RED queue draws from a fixed random stream, so two runs that
