@@ -15,9 +15,6 @@
 #include "src/schedule.h"
 #include "src/training-job.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -28,6 +25,8 @@
 #include <map>
 #include <random>
 #include <set>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace ns3;
 
@@ -64,7 +63,10 @@ struct Task
 
 /** @return the links a job's connections use, both ways (data and ACKs). */
 std::set<uint32_t>
-JobLinks(const Topology& topo, const JobInstance& job, uint32_t j, const std::vector<uint32_t>& hosts)
+JobLinks(const Topology& topo,
+         const JobInstance& job,
+         uint32_t j,
+         const std::vector<uint32_t>& hosts)
 {
     std::set<uint32_t> links;
     std::vector<JobChannel> channels = JobChannels(job.profile.pattern, hosts.size());
@@ -99,8 +101,9 @@ AloneGroups(const Topology& topo,
         size_t g = 0;
         for (; g < groups.size(); g++)
         {
-            bool clash = std::any_of(links.begin(), links.end(),
-                                     [&](uint32_t l) { return used[g].count(l) > 0; });
+            bool clash = std::any_of(links.begin(), links.end(), [&](uint32_t l) {
+                return used[g].count(l) > 0;
+            });
             if (!clash)
             {
                 break;
@@ -175,8 +178,9 @@ RunAll(std::vector<Task>& tasks,
     {
         order[i] = i;
     }
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return tasks[a].cost > tasks[b].cost; });
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return tasks[a].cost > tasks[b].cost;
+    });
     std::map<pid_t, size_t> running;
     std::map<pid_t, std::chrono::steady_clock::time_point> started;
     size_t next = 0;
@@ -237,11 +241,15 @@ RunAll(std::vector<Task>& tasks,
             continue;
         }
         const Task& t = tasks[it->second];
-        double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started[pid])
-                       .count();
+        double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started[pid]).count();
         done++;
         bool good = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-        std::printf("[%zu/%zu] %-24s %6.1f s%s\n", done, tasks.size(), t.spec.label.c_str(), s,
+        std::printf("[%zu/%zu] %-24s %6.1f s%s\n",
+                    done,
+                    tasks.size(),
+                    t.spec.label.c_str(),
+                    s,
                     good ? "" : "  FAILED");
         std::fflush(stdout);
         ok = ok && good;
@@ -255,14 +263,16 @@ QueueText(const Scenario& sc, const Topology& topo)
 {
     QueueConfig q = MakeQueues(sc, topo);
     char buf[256];
-    std::snprintf(buf, sizeof buf,
-                  "%s, %u packets a switch port (%.2g BDP: %.0f us longest idle RTT between "
-                  "groups at the host rate)%s",
-                  sc.ecn ? "RED step marking ECN" : "tail drop", q.bufferPackets,
-                  q.bufferPackets / (sc.hostRateMbps * topo.MaxBaseRttUs() / 8 / kSimWireBytes),
-                  topo.MaxBaseRttUs(),
-                  sc.ecn ? (", marking above " + std::to_string(q.ecnThreshold) + " packets").c_str()
-                         : "");
+    std::snprintf(
+        buf,
+        sizeof buf,
+        "%s, %u packets a switch port (%.2g BDP: %.0f us longest idle RTT between "
+        "groups at the host rate)%s",
+        sc.ecn ? "RED step marking ECN" : "tail drop",
+        q.bufferPackets,
+        q.bufferPackets / (sc.hostRateMbps * topo.MaxBaseRttUs() / 8 / kSimWireBytes),
+        topo.MaxBaseRttUs(),
+        sc.ecn ? (", marking above " + std::to_string(q.ecnThreshold) + " packets").c_str() : "");
     return buf;
 }
 
@@ -458,7 +468,9 @@ main(int argc, char** argv)
             std::vector<std::vector<uint32_t>> hosts;
             if (!PlaceJobs(sc, jobs, *topo, &hosts, &err))
             {
-                std::fprintf(stderr, "mltcp-sim: case %s: %s\n", sc.cases[c].name.c_str(),
+                std::fprintf(stderr,
+                             "mltcp-sim: case %s: %s\n",
+                             sc.cases[c].name.c_str(),
                              err.c_str());
                 return 2;
             }
@@ -521,8 +533,9 @@ main(int argc, char** argv)
                     p.idealMs[j] = LastHalfMeanMs(r, j);
                 }
             }
-            for (auto [vr, t] : std::vector<std::pair<VariantRun*, int>>{{&p.stock, plans[c].stock},
-                                                                       {&p.mltcp, plans[c].mltcp}})
+            for (auto [vr, t] :
+                 std::vector<std::pair<VariantRun*, int>>{{&p.stock, plans[c].stock},
+                                                          {&p.mltcp, plans[c].mltcp}})
             {
                 vr->present = ReadRunResult(tasks[t].out, &vr->run, &err);
                 if (!vr->present)
@@ -535,13 +548,17 @@ main(int argc, char** argv)
             VariantMetrics mltcp = Analyse(sc, p.mltcp, p.jobs, p.idealMs);
             const CheckCase& cc = sc.cases[c];
             std::printf("\ncase %s (%s): iteration / ideal over the last half, per job\n",
-                        cc.name.c_str(), cc.expect.c_str());
+                        cc.name.c_str(),
+                        cc.expect.c_str());
             for (size_t i = 0; i < p.jobs.size(); i++)
             {
                 std::printf("  %-12s ideal %7.1f ms  stock %.3fx  MLTCP %.3fx  (MLTCP / stock "
                             "%.3f)\n",
-                            p.names[i].c_str(), p.idealMs[i], stock.jobs[i].mean,
-                            mltcp.jobs[i].mean, mltcp.jobs[i].mean / stock.jobs[i].mean);
+                            p.names[i].c_str(),
+                            p.idealMs[i],
+                            stock.jobs[i].mean,
+                            mltcp.jobs[i].mean,
+                            mltcp.jobs[i].mean / stock.jobs[i].mean);
             }
             bool ok;
             if (cc.expect == "converge")
@@ -550,7 +567,9 @@ main(int argc, char** argv)
                 bool loses = stock.worst >= 1.15;
                 std::printf("  worst job under MLTCP %.3fx ideal (<= 1.10: %s); under stock "
                             "%.3fx (>= 1.15: %s)\n",
-                            mltcp.worst, conv ? "ok" : "FAILED", stock.worst,
+                            mltcp.worst,
+                            conv ? "ok" : "FAILED",
+                            stock.worst,
                             loses ? "ok" : "FAILED");
                 ok = conv && loses;
             }
@@ -565,15 +584,15 @@ main(int argc, char** argv)
             }
             pass = pass && ok;
         }
-        std::printf("\n%s (%.0f s)\n", pass ? "check passed" : "check FAILED",
+        std::printf("\n%s (%.0f s)\n",
+                    pass ? "check passed" : "check FAILED",
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         return pass ? 0 : 1;
     }
 
     if (sc.jobs.empty())
     {
-        std::fprintf(stderr, "mltcp-sim: %s has only [case]s: run it with --check\n",
-                     conf.c_str());
+        std::fprintf(stderr, "mltcp-sim: %s has only [case]s: run it with --check\n", conf.c_str());
         return 2;
     }
     // the points: the main one first, then fewer jobs, then other oversubscriptions
@@ -658,6 +677,7 @@ main(int argc, char** argv)
         }
         plans.push_back(plan);
     }
+
     // Each job alone under the stock algorithm at every oversubscription (the
     // ideal), and under MLTCP at the main one (what MLTCP costs a job alone).
     struct AloneSet
@@ -666,6 +686,7 @@ main(int argc, char** argv)
         bool mltcp;
         std::vector<int> tasks;
     };
+
     std::vector<AloneSet> aloneSets;
     for (const auto& an : aloneNeeded)
     {
@@ -687,8 +708,12 @@ main(int argc, char** argv)
                 alone.durationS = sc.aloneDurationS;
                 alone.cc = mltcp ? sc.MltcpAlgo() : sc.cc;
                 char label[64];
-                std::snprintf(label, sizeof label, "alone-%s-o%g-%d", mltcp ? "mltcp" : "stock",
-                              an.first, g++);
+                std::snprintf(label,
+                              sizeof label,
+                              "alone-%s-o%g-%d",
+                              mltcp ? "mltcp" : "stock",
+                              an.first,
+                              g++);
                 alone.label = label;
                 aloneSets.back().tasks.push_back(addTask(alone));
             }

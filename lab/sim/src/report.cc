@@ -418,15 +418,26 @@ PlotJobs(const PlotContext& pc)
         double dx = 0.8 / shown;
         double x = -0.4 + dx * (k + 0.5);
         char buf[256];
-        std::snprintf(buf, sizeof buf,
+        std::snprintf(buf,
+                      sizeof buf,
                       "'%s' using ($0%+.3f):%d:(%.3f)%s with boxes lc %d title '%s', "
                       "'' using ($0%+.3f):%d with points pt 7 lc %d notitle",
-                      dat.c_str(), x, 2 + 2 * v, dx, k == 0 ? ":xtic(1)" : "", v + 1,
-                      kVariantNames[v], x, 3 + 2 * v, v + 1);
+                      dat.c_str(),
+                      x,
+                      2 + 2 * v,
+                      dx,
+                      k == 0 ? ":xtic(1)" : "",
+                      v + 1,
+                      kVariantNames[v],
+                      x,
+                      3 + 2 * v,
+                      v + 1);
         plots.push_back(buf);
         k++;
     }
-    return Plot(pc, "jobs", "iteration time / ideal per job (bars: mean, points: p99)",
+    return Plot(pc,
+                "jobs",
+                "iteration time / ideal per job (bars: mean, points: p99)",
                 "set style fill solid 0.7 border -1\nset xtics rotate by -45 scale 0\n"
                 "set yrange [0:*]\nset arrow from graph 0, first 1.1 to graph 1, first 1.1 "
                 "nohead dt 2\n",
@@ -459,7 +470,9 @@ PlotCdf(const PlotContext& pc)
         plots.push_back("'" + dat + "' using 1:2 with steps lw 2 lc " + std::to_string(v + 1) +
                         " title '" + kVariantNames[v] + "'");
     }
-    return Plot(pc, "cdf", "distribution over jobs of the mean iteration time / ideal",
+    return Plot(pc,
+                "cdf",
+                "distribution over jobs of the mean iteration time / ideal",
                 "set key bottom right\nset xlabel 'iteration time / ideal'\n"
                 "set ylabel 'share of jobs'\nset yrange [0:1.05]\n",
                 plots);
@@ -505,7 +518,9 @@ PlotSettle(const PlotContext& pc)
         plots.push_back("'" + dat + "' using 1:2 with lines lc " + std::to_string(v + 1) +
                         " title '" + kVariantNames[v] + "'");
     }
-    return Plot(pc, "settle", "the worst job: mean of its last 5 iterations / ideal",
+    return Plot(pc,
+                "settle",
+                "the worst job: mean of its last 5 iterations / ideal",
                 "set key top right\nset xlabel 'time (s)'\nset yrange [0.9:*]\n"
                 "set arrow from graph 0, first 1.1 to graph 1, first 1.1 nohead dt 2\n",
                 plots);
@@ -560,7 +575,8 @@ PlotSweep(const PlotContext& pc,
             plots.push_back("'" + dat + "' using 1:3 with linespoints dt 2" + lc + " notitle");
         }
     }
-    return Plot(pc, name,
+    return Plot(pc,
+                name,
                 std::string("iteration time / ideal against ") +
                     (oversub ? "the oversubscription" : "the number of jobs") +
                     " (solid: mean, dashed: p99)",
@@ -631,8 +647,8 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
        << "; MSS " << kSimMss << " B, initial window 10, min RTO " << Fmt(sc.minRtoMs, 0)
        << " ms, delayed ACK " << Fmt(sc.delAckMs, 1) << " ms.\n";
     md << "- Jobs: " << main.jobs.size() << " at the main point, time scale " << sc.timeScale
-       << ", " << Fmt(sc.durationS, 0) << " s simulated per run (each job alone: "
-       << Fmt(sc.aloneDurationS, 0) << " s), starts "
+       << ", " << Fmt(sc.durationS, 0)
+       << " s simulated per run (each job alone: " << Fmt(sc.aloneDurationS, 0) << " s), starts "
        << (sc.randomStart ? "at random offsets within an iteration" : "aligned") << ", placement "
        << sc.placement << ", seed " << sc.seed << ".\n";
     md << "- Centralized: start offsets from jc_schedule() under stock " << CcAlgoName(sc.cc)
@@ -670,13 +686,15 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
            << Fmt(sum / main.jobs.size(), 3) << "x, worst " << Fmt(worst, 3)
            << "x: what MLTCP costs a job with no one to take turns with.\n";
         std::printf("each job alone under MLTCP / alone under stock: mean %.3f, worst %.3f\n",
-                    sum / main.jobs.size(), worst);
+                    sum / main.jobs.size(),
+                    worst);
     }
     for (int v = 0; v < 3; v++)
     {
         if (Variant(mm, v).missing)
         {
-            md << "\n" << kVariantNames[v] << ": " << Variant(mm, v).missing
+            md << "\n"
+               << kVariantNames[v] << ": " << Variant(mm, v).missing
                << " jobs finished no iteration in the last half; the mean leaves them out.\n";
         }
     }
@@ -684,8 +702,13 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
 
     std::cout << "\n" << sc.name << ": " << in.topology << "\n";
     std::cout << "iteration / ideal, last half: mean over jobs, p99 of all iterations\n";
-    std::printf("%-16s %-15s %-15s %-15s %-26s %s\n", "point", "stock", "MLTCP", "centralized",
-                "settled (stock/MLTCP/cent)", "drops+marks (stock/MLTCP/cent)");
+    std::printf("%-16s %-15s %-15s %-15s %-26s %s\n",
+                "point",
+                "stock",
+                "MLTCP",
+                "centralized",
+                "settled (stock/MLTCP/cent)",
+                "drops+marks (stock/MLTCP/cent)");
     for (size_t i = 0; i < in.points.size(); i++)
     {
         const PointMetrics& m = metrics[i];
@@ -693,14 +716,18 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
             return vm.present ? Fmt(vm.mean) + " / " + Fmt(vm.p99) : std::string("-");
         };
         auto st = [](const VariantMetrics& vm) {
-            return !vm.present ? std::string("-")
-                               : vm.settle < 0 ? std::string("never") : std::to_string(vm.settle);
+            return !vm.present     ? std::string("-")
+                   : vm.settle < 0 ? std::string("never")
+                                   : std::to_string(vm.settle);
         };
         auto dm = [](const VariantMetrics& vm) {
             return vm.present ? std::to_string(vm.drops + vm.marks) : std::string("-");
         };
-        std::printf("%-16s %-15s %-15s %-15s %-26s %s\n", PointName(in.points[i]).c_str(),
-                    mp(m.stock).c_str(), mp(m.mltcp).c_str(), mp(m.central).c_str(),
+        std::printf("%-16s %-15s %-15s %-15s %-26s %s\n",
+                    PointName(in.points[i]).c_str(),
+                    mp(m.stock).c_str(),
+                    mp(m.mltcp).c_str(),
+                    mp(m.central).c_str(),
                     (st(m.stock) + " / " + st(m.mltcp) + " / " + st(m.central)).c_str(),
                     (dm(m.stock) + " / " + dm(m.mltcp) + " / " + dm(m.central)).c_str());
     }
@@ -718,8 +745,11 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
             }
             md << "| " << PointName(in.points[i]) << " | " << t.what << " | " << t.detail << " | "
                << (Verdict(t) == "NOT met" ? "**NOT met**" : Verdict(t)) << " |\n";
-            std::printf("  %-16s %-62s %-8s %s\n", PointName(in.points[i]).c_str(), t.what.c_str(),
-                        Verdict(t).c_str(), t.detail.c_str());
+            std::printf("  %-16s %-62s %-8s %s\n",
+                        PointName(in.points[i]).c_str(),
+                        t.what.c_str(),
+                        Verdict(t).c_str(),
+                        t.detail.c_str());
         }
     }
     md << "\n";
@@ -740,15 +770,17 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
         std::ostringstream list;
         for (const auto& sl : slower)
         {
-            list << (list.tellp() ? ", " : "") << main.names[sl.second] << " "
-                 << Fmt(sl.first, 3) << "x";
+            list << (list.tellp() ? ", " : "") << main.names[sl.second] << " " << Fmt(sl.first, 3)
+                 << "x";
         }
         md << "## Who pays\n\n"
            << slower.size() << " of " << main.jobs.size()
            << " jobs are slower under MLTCP than under stock at the main point"
            << (slower.empty() ? "." : ": " + list.str() + " (MLTCP's mean / stock's).") << "\n\n";
         std::printf("\nwho pays: %zu of %zu jobs slower under MLTCP than under stock%s%s\n",
-                    slower.size(), main.jobs.size(), slower.empty() ? "" : ": ",
+                    slower.size(),
+                    main.jobs.size(),
+                    slower.empty() ? "" : ": ",
                     list.str().c_str());
     }
 
@@ -765,15 +797,14 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
             return vm.present ? Fmt(vm.jobs[i].mean) + " / " + Fmt(vm.jobs[i].p99) : "-";
         };
         auto st = [&](const VariantMetrics& vm) {
-            return !vm.present ? std::string("-")
-                               : vm.jobs[i].settle < 0 ? std::string("never")
-                                                       : std::to_string(vm.jobs[i].settle);
+            return !vm.present             ? std::string("-")
+                   : vm.jobs[i].settle < 0 ? std::string("never")
+                                           : std::to_string(vm.jobs[i].settle);
         };
         md << "| " << main.names[i] << " | " << CommPatternName(job.profile.pattern) << " | "
            << job.hosts << " | " << Fmt(main.idealMs[i], 1) << " | " << Fmt(main.predIdealMs[i], 1)
            << " | "
-           << (i < main.mltcpAloneMs.size() ? Fmt(main.mltcpAloneMs[i] / main.idealMs[i], 3)
-                                            : "-")
+           << (i < main.mltcpAloneMs.size() ? Fmt(main.mltcpAloneMs[i] / main.idealMs[i], 3) : "-")
            << " | " << Fmt(main.offsetsMs[i], 1) << " / "
            << (main.central.present ? Fmt(main.centralOffsetsMs[i], 1) : "-") << " | "
            << mp(mm.stock) << " | " << mp(mm.mltcp) << " | " << mp(mm.central) << " | "
@@ -838,12 +869,68 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
            << Fmt(main.idealMs[i], 1) << " | " << Fmt(main.predFairMs[i], 1) << " / "
            << Fmt(simMs(mm.stock, i), 1) << " | " << Fmt(main.predInterleavedMs[i], 1) << " / "
            << Fmt(simMs(mm.mltcp, i), 1) << " / " << Fmt(simMs(mm.central, i), 1) << " |\n";
-        std::printf("  %-12s %7s/%-7s %7s/%-7s %7s/%s/%s\n", main.names[i].c_str(),
-                    Fmt(main.predIdealMs[i], 0).c_str(), Fmt(main.idealMs[i], 0).c_str(),
-                    Fmt(main.predFairMs[i], 0).c_str(), Fmt(simMs(mm.stock, i), 0).c_str(),
-                    Fmt(main.predInterleavedMs[i], 0).c_str(), Fmt(simMs(mm.mltcp, i), 0).c_str(),
+        std::printf("  %-12s %7s/%-7s %7s/%-7s %7s/%s/%s\n",
+                    main.names[i].c_str(),
+                    Fmt(main.predIdealMs[i], 0).c_str(),
+                    Fmt(main.idealMs[i], 0).c_str(),
+                    Fmt(main.predFairMs[i], 0).c_str(),
+                    Fmt(simMs(mm.stock, i), 0).c_str(),
+                    Fmt(main.predInterleavedMs[i], 0).c_str(),
+                    Fmt(simMs(mm.mltcp, i), 0).c_str(),
                     Fmt(simMs(mm.central, i), 0).c_str());
     }
+    // how far the fluid model is off, over the jobs
+    auto error = [&](const std::vector<double>& model, auto sim) {
+        double sum = 0;
+        size_t n = 0;
+        for (size_t i = 0; i < main.jobs.size(); i++)
+        {
+            double s = sim(i);
+            if (std::isfinite(s) && std::isfinite(model[i]))
+            {
+                sum += (model[i] - s) / s;
+                n++;
+            }
+        }
+        return n ? 100 * sum / n : NAN;
+    };
+    double eIdeal = error(main.predIdealMs, [&](size_t i) { return main.idealMs[i]; });
+    double eFair = error(main.predFairMs, [&](size_t i) { return simMs(mm.stock, i); });
+    double eTurnsCentral =
+        error(main.predInterleavedMs, [&](size_t i) { return simMs(mm.central, i); });
+    double eTurnsMltcp =
+        error(main.predInterleavedMs, [&](size_t i) { return simMs(mm.mltcp, i); });
+    // the same for the slowdowns, each against its own ideal: the contention part alone
+    double slowFairModel = 0;
+    double slowTurnsModel = 0;
+    for (size_t i = 0; i < main.jobs.size(); i++)
+    {
+        slowFairModel += main.predFairMs[i] / main.predIdealMs[i] / main.jobs.size();
+        slowTurnsModel += main.predInterleavedMs[i] / main.predIdealMs[i] / main.jobs.size();
+    }
+    md << "\nSlowdowns, mean over jobs of the iteration over its own ideal: fair sharing "
+       << Fmt(slowFairModel) << "x in the model, " << Fmt(mm.stock.mean)
+       << "x under stock; taking turns " << Fmt(slowTurnsModel) << "x in the model, "
+       << Fmt(mm.central.mean) << "x under the centralized schedule, " << Fmt(mm.mltcp.mean)
+       << "x under MLTCP.\n";
+    std::printf("  slowdown over the own ideal, mean over jobs: fair %s model / %s stock, turns %s "
+                "model / %s centralized / %s MLTCP\n",
+                Fmt(slowFairModel).c_str(),
+                Fmt(mm.stock.mean).c_str(),
+                Fmt(slowTurnsModel).c_str(),
+                Fmt(mm.central.mean).c_str(),
+                Fmt(mm.mltcp.mean).c_str());
+    md << "\nThe model against the simulation, mean over jobs of (model - simulated) / "
+          "simulated: ideal "
+       << Fmt(eIdeal, 1) << "%, fair against stock " << Fmt(eFair, 1)
+       << "%, interleaved against centralized " << Fmt(eTurnsCentral, 1) << "% and against MLTCP "
+       << Fmt(eTurnsMltcp, 1) << "%.\n";
+    std::printf("  model error, mean (model - sim) / sim: ideal %s%%, fair/stock %s%%, "
+                "interleaved/centralized %s%%, interleaved/MLTCP %s%%\n",
+                Fmt(eIdeal, 1).c_str(),
+                Fmt(eFair, 1).c_str(),
+                Fmt(eTurnsCentral, 1).c_str(),
+                Fmt(eTurnsMltcp, 1).c_str());
     md << "\nPer shared link, the busiest first (demand: the jobs' busy time on it per "
           "iteration, summed; fair / interleaved predicted beside stock / MLTCP / centralized "
           "simulated, ms):\n\n| link | demand | overlap | compatible | job: fair / "
@@ -885,7 +972,8 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
     md << "\n";
 
     // runs
-    md << "## Runs\n\n| run | simulated s | wall s | events | k events/s |\n|---|---|---|---|---|\n";
+    md << "## Runs\n\n| run | simulated s | wall s | events | k events/s "
+          "|\n|---|---|---|---|---|\n";
     auto runRow = [&](const RunResult& r) {
         md << "| " << r.label << " | " << Fmt(r.simS, 1) << " | " << Fmt(r.wallS, 1) << " | "
            << r.events << " | " << Fmt(r.events / std::max(r.wallS, 1e-9) / 1e3, 0) << " |\n";
@@ -909,7 +997,9 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
     // plots
     std::vector<std::string> svgs;
     PlotContext pc{sc.name, workDir, resultsDir, main, mm};
-    for (const std::string& svg : {PlotJobs(pc), PlotCdf(pc), PlotSettle(pc),
+    for (const std::string& svg : {PlotJobs(pc),
+                                   PlotCdf(pc),
+                                   PlotSettle(pc),
                                    PlotSweep(pc, in.points, metrics, false),
                                    PlotSweep(pc, in.points, metrics, true)})
     {
@@ -934,8 +1024,9 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
 
     std::string mdPath = resultsDir + "/" + sc.name + ".md";
     std::ofstream(mdPath) << md.str();
-    std::cout << "\n" << (allMet ? "all targets met" : "targets NOT met (see above)") << "; "
-              << mdPath << "\n";
+    std::cout << "\n"
+              << (allMet ? "all targets met" : "targets NOT met (see above)") << "; " << mdPath
+              << "\n";
     return allMet;
 }
 

@@ -41,17 +41,17 @@ struct PointResult
 {
     uint32_t njobs = 0;
     double oversubscription = 0; //!< 0: the topology has none
-    std::vector<uint32_t> jobs;      //!< indices into the scenario's jobs
+    std::vector<uint32_t> jobs;  //!< indices into the scenario's jobs
     std::vector<std::string> names;
-    std::vector<double> idealMs;     //!< measured alone, stock algorithm
+    std::vector<double> idealMs;      //!< measured alone, stock algorithm
     std::vector<double> mltcpAloneMs; //!< measured alone under MLTCP (main point only)
-    std::vector<double> offsetsMs;   //!< stock's and MLTCP's start offsets
+    std::vector<double> offsetsMs;    //!< stock's and MLTCP's start offsets
     std::vector<double> centralOffsetsMs;
     std::vector<double> predIdealMs; //!< the compat model's
     std::vector<double> predFairMs;
     std::vector<double> predInterleavedMs;
     std::vector<SharedLink> links;
-    double centralOverlap = 0;       //!< jc_schedule()'s overlap, summed over links
+    double centralOverlap = 0; //!< jc_schedule()'s overlap, summed over links
     VariantRun stock;
     VariantRun mltcp;
     VariantRun central;
@@ -60,11 +60,11 @@ struct PointResult
 struct ReportInput
 {
     const Scenario* scenario = nullptr;
-    std::string command;     //!< the command line that produced it
-    std::string source;      //!< the version of the tree it ran, or empty
-    std::string topology;    //!< Topology::Describe() at the main point
-    std::string queues;      //!< how the switch ports queue
-    double wallS = 0;        //!< all runs, wall clock; 0: not measured (--report-only)
+    std::string command;  //!< the command line that produced it
+    std::string source;   //!< the version of the tree it ran, or empty
+    std::string topology; //!< Topology::Describe() at the main point
+    std::string queues;   //!< how the switch ports queue
+    double wallS = 0;     //!< all runs, wall clock; 0: not measured (--report-only)
     uint32_t processes = 1;
     std::vector<PointResult> points; //!< the first is the main point
     std::vector<RunResult> aloneRuns;
@@ -84,11 +84,11 @@ struct VariantMetrics
 {
     bool present = false;
     std::vector<JobMetrics> jobs;
-    double mean = 0; //!< mean over the jobs with last-half iterations
+    double mean = 0;      //!< mean over the jobs with last-half iterations
     uint32_t missing = 0; //!< jobs without any
-    double p99 = 0;  //!< over all last-half iterations
-    double worst = 0; //!< the largest job mean
-    int settle = -1; //!< the largest job settle iteration, -1 never
+    double p99 = 0;       //!< over all last-half iterations
+    double worst = 0;     //!< the largest job mean
+    int settle = -1;      //!< the largest job settle iteration, -1 never
     double settleS = 0;
     uint64_t drops = 0;
     uint64_t marks = 0;
@@ -107,7 +107,8 @@ VariantMetrics Analyse(const Scenario& scenario,
  * Print the summary, write @resultsDir/<scenario>.md and its plots (data
  * and gnuplot scripts under @workDir).  @return true when every target is met.
  */
-bool WriteReport(const ReportInput& input, const std::string& workDir,
+bool WriteReport(const ReportInput& input,
+                 const std::string& workDir,
                  const std::string& resultsDir);
 
 } // namespace ns3

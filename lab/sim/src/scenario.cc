@@ -162,7 +162,9 @@ static const ChoiceKey kChoiceKeys[] = {
     {"topology",
      {"leafspine", "dumbbell", "parkinglot"},
      [](Scenario* sc, const std::string& v) { sc->topology = v; }},
-    {"queue", {"droptail", "ecn"}, [](Scenario* sc, const std::string& v) { sc->ecn = v == "ecn"; }},
+    {"queue",
+     {"droptail", "ecn"},
+     [](Scenario* sc, const std::string& v) { sc->ecn = v == "ecn"; }},
     {"hints",
      {"marks", "learned"},
      [](Scenario* sc, const std::string& v) { sc->marks = v == "marks"; }},
@@ -317,8 +319,8 @@ MakeJobs(const std::vector<JobSection>& sections, std::vector<JobInstance>* out,
                 *err = where + "a job of its own has compute_ms >= 0 and comm_ms > 0, no profile";
                 return false;
             }
-            if ((!get("segments").empty() && (!Count(get("segments"), &segments) ||
-                                               segments < 1 || segments > 8)) ||
+            if ((!get("segments").empty() &&
+                 (!Count(get("segments"), &segments) || segments < 1 || segments > 8)) ||
                 (!get("gap_ms").empty() && (!Number(get("gap_ms"), &gap) || gap < 0)))
             {
                 *err = where + "segments is 1 to 8, gap_ms >= 0";
@@ -384,8 +386,15 @@ MakeJobs(const std::vector<JobSection>& sections, std::vector<JobInstance>* out,
         }
         for (const auto& kv : s.keys)
         {
-            static const char* known[] = {"profile", "count", "hosts", "pattern", "compute_ms",
-                                          "comm_ms", "segments", "gap_ms", "place"};
+            static const char* known[] = {"profile",
+                                          "count",
+                                          "hosts",
+                                          "pattern",
+                                          "compute_ms",
+                                          "comm_ms",
+                                          "segments",
+                                          "gap_ms",
+                                          "place"};
             if (std::find_if(std::begin(known), std::end(known), [&](const char* k) {
                     return kv.first == k;
                 }) == std::end(known))
@@ -444,6 +453,7 @@ ParseConf(const std::string& file, ConfState* st, int depth, std::string* err)
         return false;
     }
     Scenario* sc = st->sc;
+
     enum
     {
         IN_SCENARIO,
@@ -451,6 +461,7 @@ ParseConf(const std::string& file, ConfState* st, int depth, std::string* err)
         IN_JOB,
         IN_CASE
     } section = IN_SCENARIO;
+
     bool sectionSeen = false;
     std::string line;
     int lineNo = 0;
@@ -518,9 +529,8 @@ ParseConf(const std::string& file, ConfState* st, int depth, std::string* err)
             {
                 return fail("include comes before any section, at most 4 deep");
             }
-            std::string dir = file.find('/') == std::string::npos
-                                  ? ""
-                                  : file.substr(0, file.rfind('/') + 1);
+            std::string dir =
+                file.find('/') == std::string::npos ? "" : file.substr(0, file.rfind('/') + 1);
             if (!ParseConf(value.front() == '/' ? value : dir + value, st, depth + 1, err))
             {
                 return fail("");
@@ -620,16 +630,28 @@ MakeTopology(const Scenario& sc, double oversubscription)
     double core = sc.coreRateMbps * 1e6;
     if (sc.topology == "dumbbell")
     {
-        return std::make_unique<DumbbellTopology>(sc.pairs, host, core, sc.hostDelayUs,
+        return std::make_unique<DumbbellTopology>(sc.pairs,
+                                                  host,
+                                                  core,
+                                                  sc.hostDelayUs,
                                                   sc.coreDelayUs);
     }
     if (sc.topology == "parkinglot")
     {
-        return std::make_unique<ParkingLotTopology>(sc.switches, sc.hostsPerSwitch, host, core,
-                                                    sc.hostDelayUs, sc.coreDelayUs);
+        return std::make_unique<ParkingLotTopology>(sc.switches,
+                                                    sc.hostsPerSwitch,
+                                                    host,
+                                                    core,
+                                                    sc.hostDelayUs,
+                                                    sc.coreDelayUs);
     }
-    return std::make_unique<LeafSpineTopology>(sc.leaves, sc.hostsPerLeaf, sc.spines, host,
-                                               oversubscription, sc.hostDelayUs, sc.coreDelayUs);
+    return std::make_unique<LeafSpineTopology>(sc.leaves,
+                                               sc.hostsPerLeaf,
+                                               sc.spines,
+                                               host,
+                                               oversubscription,
+                                               sc.hostDelayUs,
+                                               sc.coreDelayUs);
 }
 
 QueueConfig
@@ -642,10 +664,10 @@ MakeQueues(const Scenario& sc, const Topology& topology)
     q.bufferPackets = sc.bufferPackets
                           ? sc.bufferPackets
                           : std::max<uint32_t>(2, uint32_t(std::lround(sc.bufferBdp * bdpPackets)));
-    q.ecnThreshold = sc.ecnThresholdPackets
-                         ? sc.ecnThresholdPackets
-                         : std::max<uint32_t>(1, uint32_t(std::lround(sc.ecnThresholdBdp *
-                                                                      bdpPackets)));
+    q.ecnThreshold =
+        sc.ecnThresholdPackets
+            ? sc.ecnThresholdPackets
+            : std::max<uint32_t>(1, uint32_t(std::lround(sc.ecnThresholdBdp * bdpPackets)));
     return q;
 }
 
@@ -812,8 +834,8 @@ RunSimulation(const Scenario& sc, const RunSpec& spec)
         uint32_t k = 0;
         for (const auto& it : apps[i]->CompletedIterations())
         {
-            r.iterations.push_back({spec.jobs[i], k++, it.start.GetSeconds() * 1e3,
-                                    it.end.GetSeconds() * 1e3});
+            r.iterations.push_back(
+                {spec.jobs[i], k++, it.start.GetSeconds() * 1e3, it.end.GetSeconds() * 1e3});
         }
     }
     for (uint32_t l = 0; l < topology->Links().size(); l++)
@@ -851,9 +873,20 @@ RunSpecArgs(const RunSpec& spec)
     std::ostringstream dur;
     dur.precision(10);
     dur << spec.durationS;
-    return {"--label", spec.label, "--case", std::to_string(spec.caseIndex), "--jobs", Join(jobs),
-            "--offsets", Join(spec.offsetsMs), "--oversub", os.str(), "--cc", CcAlgoName(spec.cc),
-            "--duration", dur.str()};
+    return {"--label",
+            spec.label,
+            "--case",
+            std::to_string(spec.caseIndex),
+            "--jobs",
+            Join(jobs),
+            "--offsets",
+            Join(spec.offsetsMs),
+            "--oversub",
+            os.str(),
+            "--cc",
+            CcAlgoName(spec.cc),
+            "--duration",
+            dur.str()};
 }
 
 bool
@@ -916,16 +949,24 @@ WriteRunResult(const RunResult& r, const std::string& path)
     {
         return false;
     }
-    std::fprintf(f, "label %s\nevents %llu\nwall_s %.3f\nsim_s %.6f\n", r.label.c_str(),
-                 (unsigned long long)r.events, r.wallS, r.simS);
+    std::fprintf(f,
+                 "label %s\nevents %llu\nwall_s %.3f\nsim_s %.6f\n",
+                 r.label.c_str(),
+                 (unsigned long long)r.events,
+                 r.wallS,
+                 r.simS);
     for (const auto& it : r.iterations)
     {
         std::fprintf(f, "iter %u %u %.6f %.6f\n", it.job, it.k, it.startMs, it.endMs);
     }
     for (const auto& l : r.links)
     {
-        std::fprintf(f, "link %u %s %llu %llu %llu\n", l.link, l.name.c_str(),
-                     (unsigned long long)l.stats.drops, (unsigned long long)l.stats.marks,
+        std::fprintf(f,
+                     "link %u %s %llu %llu %llu\n",
+                     l.link,
+                     l.name.c_str(),
+                     (unsigned long long)l.stats.drops,
+                     (unsigned long long)l.stats.marks,
                      (unsigned long long)l.stats.txBytes);
     }
     return std::fclose(f) == 0;

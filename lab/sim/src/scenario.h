@@ -63,7 +63,7 @@ struct Scenario
     double coreDelayUs = 250; //!< switch-to-switch links
 
     bool ecn = false;
-    double bufferBdp = 1;     //!< switch port buffer, BDPs of the longest idle path
+    double bufferBdp = 1;       //!< switch port buffer, BDPs of the longest idle path
     uint32_t bufferPackets = 0; //!< overrides bufferBdp when set
     double ecnThresholdBdp = 0.5;
     uint32_t ecnThresholdPackets = 0;
@@ -126,9 +126,9 @@ ScaledProfile ScaleJob(const Scenario& scenario, const JobInstance& job);
 struct RunSpec
 {
     std::string label;
-    int caseIndex = -1;             //!< the jobs of a [case], or -1
-    std::vector<uint32_t> jobs;     //!< which of them run
-    std::vector<double> offsetsMs;  //!< each one's start offset
+    int caseIndex = -1;            //!< the jobs of a [case], or -1
+    std::vector<uint32_t> jobs;    //!< which of them run
+    std::vector<double> offsetsMs; //!< each one's start offset
     double oversubscription = 2;
     CcAlgo cc = CcAlgo::RENO;
     double durationS = 30;
@@ -169,7 +169,9 @@ RunResult RunSimulation(const Scenario& scenario, const RunSpec& spec);
 /** @return @spec as command-line arguments of mltcp-sim --run-one. */
 std::vector<std::string> RunSpecArgs(const RunSpec& spec);
 /** Parse what RunSpecArgs() wrote; @return false with @err set. */
-bool ParseRunSpecArg(const std::string& key, const std::string& value, RunSpec* spec,
+bool ParseRunSpecArg(const std::string& key,
+                     const std::string& value,
+                     RunSpec* spec,
                      std::string* err);
 
 /** Write @result to @path; read it back. */

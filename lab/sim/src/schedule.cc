@@ -36,7 +36,10 @@ CompatModel::CompatModel(const Scenario& sc,
             {
                 continue;
             }
-            FlowKey flow{hosts[j][ch.from], hosts[j][ch.to], JobChannelPort(j, c), JobListenPort(j)};
+            FlowKey flow{hosts[j][ch.from],
+                         hosts[j][ch.to],
+                         JobChannelPort(j, c),
+                         JobListenPort(j)};
             for (uint32_t link : topology.Path(flow))
             {
                 LinkUse& use = m.links[link];
@@ -48,8 +51,11 @@ CompatModel::CompatModel(const Scenario& sc,
                 for (size_t s = 0; s < nseg; s++)
                 {
                     double commMs = prof.segments[s].commBytes * 8e3 / hostGoodput;
-                    ChannelLoad load = ChannelPhaseLoad(job.profile.pattern, n, ch,
-                                                        prof.segments[s].commBytes, commMs);
+                    ChannelLoad load = ChannelPhaseLoad(job.profile.pattern,
+                                                        n,
+                                                        ch,
+                                                        prof.segments[s].commBytes,
+                                                        commMs);
                     use.bytes[s] += load.bytes;
                     use.startMs[s] = std::min(use.startMs[s], load.startMs);
                 }

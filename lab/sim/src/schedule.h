@@ -39,10 +39,10 @@ struct SharedLink
     uint32_t link;
     std::string name;
     double goodputBps;
-    std::vector<uint32_t> jobs;    //!< positions in the model's job list
-    std::vector<jc_job> views;     //!< each one's view of this link
-    double demand = 0;             //!< busy share of an iteration, summed over the jobs
-    bool evaluated = false;        //!< jc_link_eval() accepted it
+    std::vector<uint32_t> jobs; //!< positions in the model's job list
+    std::vector<jc_job> views;  //!< each one's view of this link
+    double demand = 0;          //!< busy share of an iteration, summed over the jobs
+    bool evaluated = false;     //!< jc_link_eval() accepted it
     jc_link_result result;
 };
 
@@ -86,10 +86,10 @@ class CompatModel
     struct JobModel
     {
         std::string name;
-        double periodMs = 0;                 //!< its iteration alone
-        std::vector<double> computeMs;       //!< per segment
-        std::vector<double> phaseStartMs;    //!< per segment, from the iteration's start
-        std::map<uint32_t, LinkUse> links;   //!< every link it uses
+        double periodMs = 0;               //!< its iteration alone
+        std::vector<double> computeMs;     //!< per segment
+        std::vector<double> phaseStartMs;  //!< per segment, from the iteration's start
+        std::map<uint32_t, LinkUse> links; //!< every link it uses
         double fairMs = 0;
         double interleavedMs = 0;
     };

@@ -46,8 +46,8 @@ LeafSpineTopology::Describe() const
 {
     std::ostringstream os;
     os << "leaf-spine, " << m_leaves << " leaves x " << m_hostsPerLeaf << " hosts, " << m_spines
-       << " spines, oversubscription " << m_oversubscription << ":1 (uplinks "
-       << m_uplinkBps / 1e6 << " Mbit/s, host links " << HostRateBps() / 1e6 << " Mbit/s)";
+       << " spines, oversubscription " << m_oversubscription << ":1 (uplinks " << m_uplinkBps / 1e6
+       << " Mbit/s, host links " << HostRateBps() / 1e6 << " Mbit/s)";
     return os.str();
 }
 

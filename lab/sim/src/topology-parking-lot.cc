@@ -38,9 +38,8 @@ std::string
 ParkingLotTopology::Describe() const
 {
     std::ostringstream os;
-    os << "parking lot, " << m_switches << " switches of " << m_hostsPerSwitch
-       << " hosts, trunks " << m_trunkBps / 1e6 << " Mbit/s, host links " << HostRateBps() / 1e6
-       << " Mbit/s";
+    os << "parking lot, " << m_switches << " switches of " << m_hostsPerSwitch << " hosts, trunks "
+       << m_trunkBps / 1e6 << " Mbit/s, host links " << HostRateBps() / 1e6 << " Mbit/s";
     return os.str();
 }
 

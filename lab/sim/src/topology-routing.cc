@@ -29,7 +29,11 @@ Mix64(uint64_t x)
 }
 
 uint32_t
-FlowHash(Ipv4Address src, Ipv4Address dst, uint16_t srcPort, uint16_t dstPort, uint8_t protocol,
+FlowHash(Ipv4Address src,
+         Ipv4Address dst,
+         uint16_t srcPort,
+         uint16_t dstPort,
+         uint8_t protocol,
          uint32_t salt)
 {
     uint64_t a = (uint64_t(src.Get()) << 32) | dst.Get();

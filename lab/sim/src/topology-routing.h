@@ -21,8 +21,12 @@ namespace ns3
 class Topology;
 
 /** @return the hash a node @salt computes for a packet of this flow. */
-uint32_t FlowHash(Ipv4Address src, Ipv4Address dst, uint16_t srcPort, uint16_t dstPort,
-                  uint8_t protocol, uint32_t salt);
+uint32_t FlowHash(Ipv4Address src,
+                  Ipv4Address dst,
+                  uint16_t srcPort,
+                  uint16_t dstPort,
+                  uint8_t protocol,
+                  uint32_t salt);
 
 class FlowHashRouting : public Ipv4RoutingProtocol
 {

@@ -116,8 +116,10 @@ void
 Topology::AddDuplex(uint32_t a, uint32_t b, double rateBps, double delayUs)
 {
     uint32_t ab = m_links.size();
-    m_links.push_back({a, b, rateBps, delayUs, ab + 1, {}, {}, m_vertices[a].name + ">" + m_vertices[b].name});
-    m_links.push_back({b, a, rateBps, delayUs, ab, {}, {}, m_vertices[b].name + ">" + m_vertices[a].name});
+    m_links.push_back(
+        {a, b, rateBps, delayUs, ab + 1, {}, {}, m_vertices[a].name + ">" + m_vertices[b].name});
+    m_links.push_back(
+        {b, a, rateBps, delayUs, ab, {}, {}, m_vertices[b].name + ">" + m_vertices[a].name});
     m_out[a].push_back(ab);
     m_out[b].push_back(ab + 1);
 }
@@ -274,10 +276,10 @@ Topology::Build(const QueueConfig& queues)
             TrafficControlHelper tc;
             if (m_vertices[d.from].host)
             {
-                tc.SetRootQueueDisc("ns3::FifoQueueDisc",
-                                    "MaxSize",
-                                    QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS,
-                                                             queues.hostQueuePackets)));
+                tc.SetRootQueueDisc(
+                    "ns3::FifoQueueDisc",
+                    "MaxSize",
+                    QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, queues.hostQueuePackets)));
             }
             else if (queues.ecn)
             {
@@ -318,7 +320,8 @@ Topology::Build(const QueueConfig& queues)
 
             Ptr<Ipv4> ipv4 = m_ns3Nodes.Get(d.from)->GetObject<Ipv4>();
             int32_t ifIndex = ipv4->AddInterface(dev);
-            ipv4->AddAddress(ifIndex, Ipv4InterfaceAddress(d.fromAddr, Ipv4Mask("255.255.255.252")));
+            ipv4->AddAddress(ifIndex,
+                             Ipv4InterfaceAddress(d.fromAddr, Ipv4Mask("255.255.255.252")));
             ipv4->SetMetric(ifIndex, 1);
             ipv4->SetUp(ifIndex);
         }

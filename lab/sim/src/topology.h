@@ -33,9 +33,9 @@ namespace ns3
 /** How switch ports queue. */
 struct QueueConfig
 {
-    bool ecn = false;              //!< RED marking ECN above the threshold, else tail drop
-    uint32_t bufferPackets = 100;  //!< switch port buffer
-    uint32_t ecnThreshold = 20;    //!< packets queued above which RED marks (ecn only)
+    bool ecn = false;                 //!< RED marking ECN above the threshold, else tail drop
+    uint32_t bufferPackets = 100;     //!< switch port buffer
+    uint32_t ecnThreshold = 20;       //!< packets queued above which RED marks (ecn only)
     uint32_t hostQueuePackets = 1000; //!< a host NIC's FIFO
 };
 

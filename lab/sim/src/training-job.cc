@@ -140,8 +140,11 @@ TrainingJob::Configure(const TrainingJobConfig& config)
         ch.ends = ends;
         for (uint32_t s = 0; s < config.profile.segments.size(); s++)
         {
-            ch.iterationBytes += ChannelPhaseLoad(config.pattern, hosts, ends,
-                                                  config.profile.segments[s].commBytes, 0)
+            ch.iterationBytes += ChannelPhaseLoad(config.pattern,
+                                                  hosts,
+                                                  ends,
+                                                  config.profile.segments[s].commBytes,
+                                                  0)
                                      .bytes;
         }
         uint32_t c = m_channels.size();

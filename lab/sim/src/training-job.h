@@ -57,9 +57,9 @@ std::string JobHostsError(CommPattern pattern, uint32_t hosts);
 /** What a connection carries in one communication phase. */
 struct ChannelLoad
 {
-    uint64_t bytes;   //!< payload bytes
+    uint64_t bytes;    //!< payload bytes
     uint32_t messages; //!< in how many messages
-    double startMs;   //!< how long after the phase starts, the phase alone on the network
+    double startMs;    //!< how long after the phase starts, the phase alone on the network
 };
 
 /**
@@ -84,8 +84,8 @@ struct TrainingJobConfig
     std::string name;
     uint32_t index = 0; //!< unique within the simulation: the job's ports
     CommPattern pattern = CommPattern::RING;
-    std::vector<Ptr<Node>> nodes;        //!< one host per worker, in worker order
-    std::vector<Ipv4Address> addresses;  //!< their addresses
+    std::vector<Ptr<Node>> nodes;       //!< one host per worker, in worker order
+    std::vector<Ipv4Address> addresses; //!< their addresses
     ScaledProfile profile;
     CcAlgo cc = CcAlgo::RENO;
     bool marks = false; //!< mark iterations through MltcpHints
@@ -116,10 +116,10 @@ class TrainingJob : public Application
         JobChannel ends;
         SimSocket tx;
         Ptr<Socket> rx;
-        uint64_t pending = 0;      //!< written by the application, not yet taken by TCP
+        uint64_t pending = 0;       //!< written by the application, not yet taken by TCP
         std::deque<uint64_t> sizes; //!< sizes of the messages not yet received
-        uint64_t rxBytes = 0;      //!< received beyond the last complete message
-        uint64_t rxMessages = 0;   //!< complete messages received
+        uint64_t rxBytes = 0;       //!< received beyond the last complete message
+        uint64_t rxMessages = 0;    //!< complete messages received
         uint64_t iterationBytes = 0;
     };
 
@@ -128,8 +128,8 @@ class TrainingJob : public Application
         uint32_t iteration = 0;
         uint32_t segment = 0;
         bool communicating = false;
-        uint32_t sent = 0;      //!< messages sent in this phase
-        uint64_t consumed = 0;  //!< messages of the inbound channel earlier phases took
+        uint32_t sent = 0;     //!< messages sent in this phase
+        uint64_t consumed = 0; //!< messages of the inbound channel earlier phases took
         uint32_t in = UINT32_MAX;
         uint32_t out = UINT32_MAX;
         EventId compute;
