@@ -268,7 +268,7 @@ QueueText(const Scenario& sc, const Topology& topo)
         sizeof buf,
         "%s, %u packets a switch port (%.2g BDP: %.0f us longest idle RTT between "
         "groups at the host rate)%s",
-        sc.ecn ? "RED step marking ECN" : "tail drop",
+        sc.ecn ? "ECN marking above a step" : "tail drop",
         q.bufferPackets,
         q.bufferPackets / (sc.hostRateMbps * topo.MaxBaseRttUs() / 8 / kSimWireBytes),
         topo.MaxBaseRttUs(),

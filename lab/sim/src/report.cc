@@ -105,6 +105,13 @@ Analyse(const Scenario& sc,
             smooth.push_back(acc / std::min<size_t>(k + 1, kSettleWindow));
         }
         jm.count = window.size();
+        // a run's jobs keep iterating to its end unless something stopped one
+        double lastEnd = its.empty() ? kSetupMs : its.back().endMs;
+        if (run.simS * 1e3 - lastEnd > std::max(2000.0, 5 * idealMs[i]))
+        {
+            jm.stalledMs = lastEnd;
+            vm.stalled++;
+        }
         if (!window.empty())
         {
             double s = 0;
@@ -239,12 +246,16 @@ Targets(const PointResult& p, const PointMetrics& m)
     if (m.mltcp.present)
     {
         t1.applicable = true;
-        t1.met = m.mltcp.mean <= 1.10 && m.mltcp.missing == 0;
+        t1.met = m.mltcp.mean <= 1.10 && m.mltcp.missing == 0 && m.mltcp.stalled == 0;
         t1.detail = Fmt(m.mltcp.mean) + "x";
         if (m.mltcp.missing)
         {
             t1.detail += " (" + std::to_string(m.mltcp.missing) +
                          " jobs finished no iteration in the last half)";
+        }
+        if (m.mltcp.stalled)
+        {
+            t1.detail += " (" + std::to_string(m.mltcp.stalled) + " jobs stalled)";
         }
     }
     ts.push_back(t1);
@@ -305,20 +316,31 @@ Targets(const PointResult& p, const PointMetrics& m)
         t4.met = true;
         double worst = 0;
         std::string who;
+        std::string unmeasured;
         for (size_t i = 0; i < p.jobs.size(); i++)
         {
             double r = m.mltcp.jobs[i].mean / m.stock.jobs[i].mean;
-            if (!(r <= 1.05))
+            if (std::isnan(r))
+            {
+                unmeasured += (unmeasured.empty() ? "" : ", ") + p.names[i];
+                t4.met = false;
+                continue;
+            }
+            if (r > 1.05)
             {
                 t4.met = false;
             }
-            if (!(r <= worst))
+            if (r > worst)
             {
                 worst = r;
                 who = p.names[i];
             }
         }
         t4.detail = "slowest against stock: " + who + " " + Fmt(worst, 3) + "x";
+        if (!unmeasured.empty())
+        {
+            t4.detail += "; no last-half iteration: " + unmeasured;
+        }
     }
     ts.push_back(t4);
     return ts;
@@ -733,6 +755,32 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
     }
 
     // targets at every point
+    // jobs that stopped iterating: a connection stuck, a result to explain, not a speed
+    std::ostringstream stalls;
+    for (size_t i = 0; i < in.points.size(); i++)
+    {
+        for (int v = 0; v < 3; v++)
+        {
+            const VariantMetrics& vm = Variant(metrics[i], v);
+            for (size_t k = 0; k < vm.jobs.size(); k++)
+            {
+                if (vm.jobs[k].stalledMs >= 0)
+                {
+                    stalls << "- " << PointName(in.points[i]) << ", " << kVariantNames[v] << ": "
+                           << in.points[i].names[k] << " finished no iteration after "
+                           << Fmt((vm.jobs[k].stalledMs - kSetupMs) / 1e3, 2) << " s\n";
+                }
+            }
+        }
+    }
+    if (!stalls.str().empty())
+    {
+        md << "## Stalled jobs\n\nThese jobs stopped finishing iterations before their run "
+              "ended (a connection that stopped sending): their figures are not a speed.\n\n"
+           << stalls.str() << "\n";
+        std::cout << "\nSTALLED jobs:\n" << stalls.str();
+    }
+
     md << "## Targets\n\n| point | target | measured | |\n|---|---|---|---|\n";
     std::cout << "\ntargets:\n";
     for (size_t i = 0; i < in.points.size(); i++)

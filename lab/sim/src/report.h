@@ -11,6 +11,8 @@
  * - a job's mean and p99 are over the iterations that start in the last
  *   half of the run, divided by its ideal; the cluster's mean is the mean
  *   over jobs, its p99 the 99th percentile of all those iterations;
+ * - a job has stalled when it finished no iteration in the last
+ *   max(2 s, 5 ideal iterations) of a run;
  * - a job has settled at iteration k when the mean of every five
  *   consecutive iterations from k on is within 1.10x its ideal; the
  *   cluster has settled when every job has, at the latest of those
@@ -78,6 +80,7 @@ struct JobMetrics
     uint32_t count = 0; //!< iterations in the last half
     int settle = -1;    //!< iteration it settled at, -1 never
     double settleMs = 0;
+    double stalledMs = -1; //!< when it stopped finishing iterations, -1: it did not
 };
 
 struct VariantMetrics
@@ -86,6 +89,7 @@ struct VariantMetrics
     std::vector<JobMetrics> jobs;
     double mean = 0;      //!< mean over the jobs with last-half iterations
     uint32_t missing = 0; //!< jobs without any
+    uint32_t stalled = 0; //!< jobs that stopped finishing iterations
     double p99 = 0;       //!< over all last-half iterations
     double worst = 0;     //!< the largest job mean
     int settle = -1;      //!< the largest job settle iteration, -1 never

@@ -5,6 +5,7 @@
 #include "topology-dumbbell.h"
 #include "topology-leaf-spine.h"
 #include "topology-parking-lot.h"
+#include "topology-tcp.h"
 #include "training-job.h"
 
 #include "ns3/abort.h"
@@ -767,16 +768,7 @@ ScaleJob(const Scenario& sc, const JobInstance& job)
 RunResult
 RunSimulation(const Scenario& sc, const RunSpec& spec)
 {
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(kSimMss));
-    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(4 << 20));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(4 << 20));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(2));
-    Config::SetDefault("ns3::TcpSocket::DelAckTimeout",
-                       TimeValue(MicroSeconds(int64_t(sc.delAckMs * 1000))));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto",
-                       TimeValue(MicroSeconds(int64_t(sc.minRtoMs * 1000))));
-    Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(MilliSeconds(1)));
+    ConfigureHostTcp(sc.minRtoMs, sc.delAckMs);
     RngSeedManager::SetSeed(sc.seed);
     for (const auto& kv : sc.mltcpParams)
     {

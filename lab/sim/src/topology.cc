@@ -3,12 +3,11 @@
 #include "topology.h"
 
 #include "job-profiles.h"
+#include "topology-queue.h"
 #include "topology-routing.h"
 
 #include "ns3/abort.h"
-#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
-#include "ns3/double.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4.h"
 #include "ns3/point-to-point-helper.h"
@@ -283,31 +282,12 @@ Topology::Build(const QueueConfig& queues)
             }
             else if (queues.ecn)
             {
-                // Step marking: RED on the instantaneous queue (QW 1) with both
-                // thresholds at the step and no gentle region marks every ECT
-                // packet that finds the step exceeded, as DCTCP's switches do.
                 tc.SetRootQueueDisc(
-                    "ns3::RedQueueDisc",
+                    "ns3::MltcpSimStepMarkQueueDisc",
                     "MaxSize",
                     QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, queues.bufferPackets)),
-                    "UseEcn",
-                    BooleanValue(true),
-                    "UseHardDrop",
-                    BooleanValue(false),
-                    "Gentle",
-                    BooleanValue(false),
-                    "QW",
-                    DoubleValue(1.0),
-                    "MinTh",
-                    DoubleValue(queues.ecnThreshold),
-                    "MaxTh",
-                    DoubleValue(queues.ecnThreshold),
-                    "MeanPktSize",
-                    UintegerValue(kSimWireBytes),
-                    "LinkBandwidth",
-                    DataRateValue(DataRate(uint64_t(d.rateBps))),
-                    "LinkDelay",
-                    TimeValue(NanoSeconds(int64_t(d.delayUs * 1000))));
+                    "MarkThreshold",
+                    UintegerValue(queues.ecnThreshold));
             }
             else
             {

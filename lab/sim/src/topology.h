@@ -9,10 +9,10 @@
  * compat model's predictions use the same paths the packets then take.
  *
  * Every link is a point-to-point link, one queue per direction at the
- * sending end: a queue disc holding the buffer (tail drop, or RED marking
- * ECN at a step threshold, on switch ports; a host's queue is a 1000-packet
- * FIFO, Linux's default txqueuelen) above a one-packet device queue, so
- * that the queue disc is where packets wait and drop.
+ * sending end: a queue disc holding the buffer (tail drop, or marking ECN
+ * above a step threshold, topology-queue.h, on switch ports; a host's queue
+ * is a 1000-packet FIFO, Linux's default txqueuelen) above a one-packet
+ * device queue, so that the queue disc is where packets wait and drop.
  */
 #ifndef MLTCP_SIM_TOPOLOGY_H
 #define MLTCP_SIM_TOPOLOGY_H
@@ -33,9 +33,9 @@ namespace ns3
 /** How switch ports queue. */
 struct QueueConfig
 {
-    bool ecn = false;                 //!< RED marking ECN above the threshold, else tail drop
+    bool ecn = false;                 //!< marking ECN above the threshold, else tail drop
     uint32_t bufferPackets = 100;     //!< switch port buffer
-    uint32_t ecnThreshold = 20;       //!< packets queued above which RED marks (ecn only)
+    uint32_t ecnThreshold = 20;       //!< packets queued from which arrivals are marked
     uint32_t hostQueuePackets = 1000; //!< a host NIC's FIFO
 };
 
