@@ -530,12 +530,17 @@ PlotSettle(const PlotContext& pc)
         std::sort(ends.begin(), ends.end());
         std::string dat = pc.workDir + "/settle-" + std::to_string(v) + ".dat";
         std::ofstream out(dat);
+        // sampled every 100 ms: a small plot whatever the number of iterations
         std::vector<double> latest(pc.main.jobs.size(), 0);
+        double sampleMs = kSetupMs + 100;
         for (const auto& e : ends)
         {
+            for (; sampleMs <= e.first; sampleMs += 100)
+            {
+                out << Fmt((sampleMs - kSetupMs) / 1e3, 1) << " "
+                    << Fmt(*std::max_element(latest.begin(), latest.end()), 3) << "\n";
+            }
             latest[e.second.first] = e.second.second;
-            out << Fmt((e.first - kSetupMs) / 1e3, 4) << " "
-                << Fmt(*std::max_element(latest.begin(), latest.end()), 4) << "\n";
         }
         plots.push_back("'" + dat + "' using 1:2 with lines lc " + std::to_string(v + 1) +
                         " title '" + kVariantNames[v] + "'");
