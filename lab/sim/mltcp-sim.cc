@@ -115,6 +115,31 @@ AloneGroups(const Topology& topo,
     return groups;
 }
 
+/** @return `git describe` of the tree @file is in ("-dirty" with changes), or "". */
+std::string
+SourceVersion(const std::string& file)
+{
+    std::string dir = file.find('/') == std::string::npos ? "." : file.substr(0, file.rfind('/'));
+    std::string cmd = "git -C '" + dir + "' describe --always --dirty 2>/dev/null";
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p)
+    {
+        return "";
+    }
+    char buf[128] = "";
+    if (!std::fgets(buf, sizeof buf, p))
+    {
+        buf[0] = '\0';
+    }
+    pclose(p);
+    std::string v = buf;
+    while (!v.empty() && (v.back() == '\n' || v.back() == ' '))
+    {
+        v.pop_back();
+    }
+    return v;
+}
+
 /** @return the bytes a run moves, for ordering the runs longest first. */
 double
 Cost(const Scenario& sc, const RunSpec& spec)
@@ -626,23 +651,40 @@ main(int argc, char** argv)
         }
         plans.push_back(plan);
     }
-    std::map<double, std::vector<int>> aloneTasks;
+    // Each job alone under the stock algorithm at every oversubscription (the
+    // ideal), and under MLTCP at the main one (what MLTCP costs a job alone).
+    struct AloneSet
+    {
+        double oversub;
+        bool mltcp;
+        std::vector<int> tasks;
+    };
+    std::vector<AloneSet> aloneSets;
     for (const auto& an : aloneNeeded)
     {
-        std::unique_ptr<Topology> topo = MakeTopology(sc, an.first);
-        std::vector<uint32_t> which(an.second.begin(), an.second.end());
-        int g = 0;
-        for (const auto& group : AloneGroups(*topo, sc.jobs, hosts, which))
+        for (bool mltcp : {false, true})
         {
-            RunSpec alone;
-            alone.jobs = group;
-            alone.oversubscription = an.first;
-            alone.durationS = sc.aloneDurationS;
-            alone.cc = sc.cc;
-            char label[64];
-            std::snprintf(label, sizeof label, "alone-o%g-%d", an.first, g++);
-            alone.label = label;
-            aloneTasks[an.first].push_back(addTask(alone));
+            if (mltcp && an.first != mainOversub)
+            {
+                continue;
+            }
+            aloneSets.push_back({an.first, mltcp, {}});
+            std::unique_ptr<Topology> topo = MakeTopology(sc, an.first);
+            std::vector<uint32_t> which(an.second.begin(), an.second.end());
+            int g = 0;
+            for (const auto& group : AloneGroups(*topo, sc.jobs, hosts, which))
+            {
+                RunSpec alone;
+                alone.jobs = group;
+                alone.oversubscription = an.first;
+                alone.durationS = sc.aloneDurationS;
+                alone.cc = mltcp ? sc.MltcpAlgo() : sc.cc;
+                char label[64];
+                std::snprintf(label, sizeof label, "alone-%s-o%g-%d", mltcp ? "mltcp" : "stock",
+                              an.first, g++);
+                alone.label = label;
+                aloneSets.back().tasks.push_back(addTask(alone));
+            }
         }
     }
     std::printf("%s: %zu simulations, %u at a time\n", sc.name.c_str(), tasks.size(), parallel);
@@ -656,13 +698,15 @@ main(int argc, char** argv)
     ReportInput in;
     in.scenario = &sc;
     in.command = command;
+    in.source = SourceVersion(conf);
     in.topology = mainTopo->Describe();
     in.queues = QueueText(sc, *mainTopo);
     in.processes = parallel;
     std::map<double, std::map<uint32_t, double>> ideal;
-    for (const auto& at : aloneTasks)
+    std::map<uint32_t, double> mltcpAlone;
+    for (const AloneSet& set : aloneSets)
     {
-        for (int t : at.second)
+        for (int t : set.tasks)
         {
             RunResult r;
             if (!ReadRunResult(tasks[t].out, &r, &err))
@@ -672,7 +716,7 @@ main(int argc, char** argv)
             }
             for (uint32_t j : tasks[t].spec.jobs)
             {
-                ideal[at.first][j] = LastHalfMeanMs(r, j);
+                (set.mltcp ? mltcpAlone[j] : ideal[set.oversub][j]) = LastHalfMeanMs(r, j);
             }
             in.aloneRuns.push_back(r);
         }
@@ -683,6 +727,10 @@ main(int argc, char** argv)
         for (uint32_t j : p.jobs)
         {
             p.idealMs.push_back(ideal[p.oversubscription][j]);
+            if (&plan == &plans.front())
+            {
+                p.mltcpAloneMs.push_back(mltcpAlone[j]);
+            }
         }
         for (auto [vr, t] : std::vector<std::pair<VariantRun*, int>>{{&p.stock, plan.stock},
                                                                      {&p.mltcp, plan.mltcp},

@@ -592,6 +592,10 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
         md << sc.description << "\n\n";
     }
     md << "Produced by\n\n    " << in.command << "\n\n";
+    if (!in.source.empty())
+    {
+        md << "from the tree at " << in.source << ", ";
+    }
     uint64_t events = 0;
     double simWall = 0;
     auto countRun = [&](const RunResult& r) {
@@ -647,6 +651,21 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
            << Fmt(vm.worst) << "x | " << Settle(vm) << " | " << vm.drops << " | " << vm.marks
            << " |\n";
     }
+    if (!main.mltcpAloneMs.empty())
+    {
+        double sum = 0;
+        double worst = 0;
+        for (size_t i = 0; i < main.jobs.size(); i++)
+        {
+            sum += main.mltcpAloneMs[i] / main.idealMs[i];
+            worst = std::max(worst, main.mltcpAloneMs[i] / main.idealMs[i]);
+        }
+        md << "\nEach job alone under MLTCP, against its ideal (alone under stock): mean "
+           << Fmt(sum / main.jobs.size(), 3) << "x, worst " << Fmt(worst, 3)
+           << "x: what MLTCP costs a job with no one to take turns with.\n";
+        std::printf("each job alone under MLTCP / alone under stock: mean %.3f, worst %.3f\n",
+                    sum / main.jobs.size(), worst);
+    }
     for (int v = 0; v < 3; v++)
     {
         if (Variant(mm, v).missing)
@@ -699,11 +718,40 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
     }
     md << "\n";
 
+    // who pays: the jobs MLTCP makes slower than stock does, at the main point
+    if (mm.stock.present && mm.mltcp.present)
+    {
+        std::vector<std::pair<double, size_t>> slower;
+        for (size_t i = 0; i < main.jobs.size(); i++)
+        {
+            double r = mm.mltcp.jobs[i].mean / mm.stock.jobs[i].mean;
+            if (r > 1)
+            {
+                slower.emplace_back(r, i);
+            }
+        }
+        std::sort(slower.rbegin(), slower.rend());
+        std::ostringstream list;
+        for (const auto& sl : slower)
+        {
+            list << (list.tellp() ? ", " : "") << main.names[sl.second] << " "
+                 << Fmt(sl.first, 3) << "x";
+        }
+        md << "## Who pays\n\n"
+           << slower.size() << " of " << main.jobs.size()
+           << " jobs are slower under MLTCP than under stock at the main point"
+           << (slower.empty() ? "." : ": " + list.str() + " (MLTCP's mean / stock's).") << "\n\n";
+        std::printf("\nwho pays: %zu of %zu jobs slower under MLTCP than under stock%s%s\n",
+                    slower.size(), main.jobs.size(), slower.empty() ? "" : ": ",
+                    list.str().c_str());
+    }
+
     // per job at the main point
     md << "## Jobs at the main point\n\n"
-          "| job | pattern | hosts | alone ms | model ms | start ms (stock, MLTCP / cent.) | "
-          "stock mean / p99 | MLTCP mean / p99 | centralized mean / p99 | settled "
-          "(stock / MLTCP / cent.) |\n|---|---|---|---|---|---|---|---|---|---|\n";
+          "| job | pattern | hosts | alone ms (ideal) | model ms | MLTCP alone / ideal | start "
+          "ms (stock, MLTCP / cent.) | stock mean / p99 | MLTCP mean / p99 | centralized mean "
+          "/ p99 | settled (stock / MLTCP / cent.) |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (size_t i = 0; i < main.jobs.size(); i++)
     {
         const JobInstance& job = sc.jobs[main.jobs[i]];
@@ -717,6 +765,9 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
         };
         md << "| " << main.names[i] << " | " << CommPatternName(job.profile.pattern) << " | "
            << job.hosts << " | " << Fmt(main.idealMs[i], 1) << " | " << Fmt(main.predIdealMs[i], 1)
+           << " | "
+           << (i < main.mltcpAloneMs.size() ? Fmt(main.mltcpAloneMs[i] / main.idealMs[i], 3)
+                                            : "-")
            << " | " << Fmt(main.offsetsMs[i], 1) << " / "
            << (main.central.present ? Fmt(main.centralOffsetsMs[i], 1) : "-") << " | "
            << mp(mm.stock) << " | " << mp(mm.mltcp) << " | " << mp(mm.central) << " | "

@@ -43,7 +43,8 @@ struct PointResult
     double oversubscription = 0; //!< 0: the topology has none
     std::vector<uint32_t> jobs;      //!< indices into the scenario's jobs
     std::vector<std::string> names;
-    std::vector<double> idealMs;     //!< measured alone
+    std::vector<double> idealMs;     //!< measured alone, stock algorithm
+    std::vector<double> mltcpAloneMs; //!< measured alone under MLTCP (main point only)
     std::vector<double> offsetsMs;   //!< stock's and MLTCP's start offsets
     std::vector<double> centralOffsetsMs;
     std::vector<double> predIdealMs; //!< the compat model's
@@ -60,6 +61,7 @@ struct ReportInput
 {
     const Scenario* scenario = nullptr;
     std::string command;     //!< the command line that produced it
+    std::string source;      //!< the version of the tree it ran, or empty
     std::string topology;    //!< Topology::Describe() at the main point
     std::string queues;      //!< how the switch ports queue
     double wallS = 0;        //!< all runs, wall clock

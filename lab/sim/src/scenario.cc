@@ -421,11 +421,21 @@ MakeJobs(const std::vector<JobSection>& sections, std::vector<JobInstance>* out,
     return true;
 }
 
-bool
-LoadScenario(const std::string& file,
-             const std::vector<std::string>& overrides,
-             Scenario* sc,
-             std::string* err)
+/** What the lines of a scenario file and the files it includes build up. */
+struct ConfState
+{
+    Scenario* sc;
+    std::vector<JobSection> topJobs;
+    std::vector<std::vector<JobSection>> caseJobs;
+};
+
+/**
+ * Read @file's lines into @st.  "include = FILE" (before any section; FILE
+ * relative to @file's directory) reads FILE there, so that a scenario can
+ * be another with a few keys changed.
+ */
+static bool
+ParseConf(const std::string& file, ConfState* st, int depth, std::string* err)
 {
     std::ifstream in(file);
     if (!in)
@@ -433,11 +443,7 @@ LoadScenario(const std::string& file,
         *err = file + ": cannot open";
         return false;
     }
-    *sc = Scenario();
-    sc->file = file;
-    std::string base = file.substr(file.find_last_of('/') + 1);
-    sc->name = base.substr(0, base.rfind(".conf"));
-
+    Scenario* sc = st->sc;
     enum
     {
         IN_SCENARIO,
@@ -445,12 +451,14 @@ LoadScenario(const std::string& file,
         IN_JOB,
         IN_CASE
     } section = IN_SCENARIO;
-    std::vector<JobSection> topJobs;
-    std::vector<std::vector<JobSection>> caseJobs;
+    bool sectionSeen = false;
     std::string line;
     int lineNo = 0;
     auto fail = [&](const std::string& msg) {
-        *err = file + ":" + std::to_string(lineNo) + ": " + msg;
+        if (err->empty())
+        {
+            *err = file + ":" + std::to_string(lineNo) + ": " + msg;
+        }
         return false;
     };
     while (std::getline(in, line))
@@ -472,6 +480,7 @@ LoadScenario(const std::string& file,
             {
                 return fail("a section is [NAME]");
             }
+            sectionSeen = true;
             std::vector<std::string> w = Words(line.substr(1, line.size() - 2));
             if (w.size() == 1 && (w[0] == "scenario" || w[0] == "mltcp"))
             {
@@ -480,14 +489,14 @@ LoadScenario(const std::string& file,
             else if (w.size() == 2 && w[0] == "job")
             {
                 section = IN_JOB;
-                auto& list = caseJobs.empty() ? topJobs : caseJobs.back();
+                auto& list = st->caseJobs.empty() ? st->topJobs : st->caseJobs.back();
                 list.push_back({w[1], {}, lineNo});
             }
             else if (w.size() == 2 && w[0] == "case")
             {
                 section = IN_CASE;
                 sc->cases.push_back({w[1], "", {}});
-                caseJobs.emplace_back();
+                st->caseJobs.emplace_back();
             }
             else
             {
@@ -503,6 +512,21 @@ LoadScenario(const std::string& file,
         std::string key = Trim(line.substr(0, eq));
         std::string value = Trim(line.substr(eq + 1));
         std::string e;
+        if (key == "include")
+        {
+            if (sectionSeen || depth >= 4)
+            {
+                return fail("include comes before any section, at most 4 deep");
+            }
+            std::string dir = file.find('/') == std::string::npos
+                                  ? ""
+                                  : file.substr(0, file.rfind('/') + 1);
+            if (!ParseConf(value.front() == '/' ? value : dir + value, st, depth + 1, err))
+            {
+                return fail("");
+            }
+            continue;
+        }
         switch (section)
         {
         case IN_SCENARIO:
@@ -515,7 +539,7 @@ LoadScenario(const std::string& file,
             sc->mltcpParams.emplace_back(key, value);
             break;
         case IN_JOB: {
-            auto& list = caseJobs.empty() ? topJobs : caseJobs.back();
+            auto& list = st->caseJobs.empty() ? st->topJobs : st->caseJobs.back();
             list.back().keys[key] = value;
             break;
         }
@@ -528,6 +552,27 @@ LoadScenario(const std::string& file,
             break;
         }
     }
+    return true;
+}
+
+bool
+LoadScenario(const std::string& file,
+             const std::vector<std::string>& overrides,
+             Scenario* sc,
+             std::string* err)
+{
+    *sc = Scenario();
+    sc->file = file;
+    std::string base = file.substr(file.find_last_of('/') + 1);
+    sc->name = base.substr(0, base.rfind(".conf"));
+    ConfState st{sc, {}, {}};
+    err->clear();
+    if (!ParseConf(file, &st, 0, err))
+    {
+        return false;
+    }
+    std::vector<JobSection>& topJobs = st.topJobs;
+    std::vector<std::vector<JobSection>>& caseJobs = st.caseJobs;
     for (const std::string& o : overrides)
     {
         size_t eq = o.find('=');
