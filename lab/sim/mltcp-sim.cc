@@ -49,7 +49,9 @@ Usage(FILE* f)
                  "  --results DIR    where NAME.md and the plots go (default: --out)\n"
                  "  --set KEY=VALUE  override a scenario key (mltcp.NAME=VALUE: an MLTCP\n"
                  "                   parameter); repeatable\n"
-                 "  --no-sweep       the main point only\n");
+                 "  --no-sweep       the main point only\n"
+                 "  --report-only    no simulation: report from the records a run with the\n"
+                 "                   same options left under --out\n");
 }
 
 /** A simulation to run and where its record goes. */
@@ -347,6 +349,7 @@ main(int argc, char** argv)
     }
     bool check = false;
     bool sweep = true;
+    bool reportOnly = false;
     uint32_t parallel = 2;
     std::string outDir;
     std::string resultsDir;
@@ -373,6 +376,10 @@ main(int argc, char** argv)
         else if (a == "--no-sweep")
         {
             sweep = false;
+        }
+        else if (a == "--report-only")
+        {
+            reportOnly = true;
         }
         else if (a == "-j")
         {
@@ -491,7 +498,7 @@ main(int argc, char** argv)
             }
             plans.push_back(plan);
         }
-        if (!RunAll(tasks, parallel, conf, sets))
+        if (!reportOnly && !RunAll(tasks, parallel, conf, sets))
         {
             std::fprintf(stderr, "mltcp-sim: a simulation failed\n");
             return 1;
@@ -689,7 +696,7 @@ main(int argc, char** argv)
     }
     std::printf("%s: %zu simulations, %u at a time\n", sc.name.c_str(), tasks.size(), parallel);
     std::fflush(stdout);
-    if (!RunAll(tasks, parallel, conf, sets))
+    if (!reportOnly && !RunAll(tasks, parallel, conf, sets))
     {
         std::fprintf(stderr, "mltcp-sim: a simulation failed\n");
         return 1;
@@ -748,8 +755,13 @@ main(int argc, char** argv)
         }
         in.points.push_back(p);
     }
-    in.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    in.wallS = reportOnly
+                   ? 0
+                   : std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     WriteReport(in, outDir, resultsDir);
-    std::printf("wall time %.0f s\n", in.wallS);
+    if (!reportOnly)
+    {
+        std::printf("wall time %.0f s\n", in.wallS);
+    }
     return 0;
 }

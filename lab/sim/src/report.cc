@@ -419,9 +419,10 @@ PlotJobs(const PlotContext& pc)
         double x = -0.4 + dx * (k + 0.5);
         char buf[256];
         std::snprintf(buf, sizeof buf,
-                      "'%s' using ($0%+.3f):%d:(%.3f):xtic(1) with boxes lc %d title '%s', "
+                      "'%s' using ($0%+.3f):%d:(%.3f)%s with boxes lc %d title '%s', "
                       "'' using ($0%+.3f):%d with points pt 7 lc %d notitle",
-                      dat.c_str(), x, 2 + 2 * v, dx, v + 1, kVariantNames[v], x, 3 + 2 * v, v + 1);
+                      dat.c_str(), x, 2 + 2 * v, dx, k == 0 ? ":xtic(1)" : "", v + 1,
+                      kVariantNames[v], x, 3 + 2 * v, v + 1);
         plots.push_back(buf);
         k++;
     }
@@ -616,9 +617,14 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
     {
         countRun(r);
     }
-    md << "in " << Fmt(in.wallS, 0) << " s of wall-clock time with " << in.processes
-       << " simulations at a time (" << Fmt(events / 1e6, 1) << " M events, "
-       << Fmt(events / std::max(simWall, 1e-9) / 1e3, 0) << " k events/s per process).\n\n";
+    if (in.wallS > 0)
+    {
+        md << "in " << Fmt(in.wallS, 0) << " s of wall-clock time with " << in.processes
+           << " simulations at a time; ";
+    }
+    md << "the simulations took " << Fmt(simWall, 0) << " s in all (" << Fmt(events / 1e6, 1)
+       << " M events, " << Fmt(events / std::max(simWall, 1e-9) / 1e3, 0)
+       << " k events/s per process).\n\n";
     md << "- Network: " << in.topology << "; " << in.queues << ".\n";
     md << "- Transport: stock " << CcAlgoName(sc.cc) << " against " << CcAlgoName(sc.MltcpAlgo())
        << ", iterations " << (sc.marks ? "marked through MltcpHints" : "learned (no hints)")

@@ -64,7 +64,7 @@ struct ReportInput
     std::string source;      //!< the version of the tree it ran, or empty
     std::string topology;    //!< Topology::Describe() at the main point
     std::string queues;      //!< how the switch ports queue
-    double wallS = 0;        //!< all runs, wall clock
+    double wallS = 0;        //!< all runs, wall clock; 0: not measured (--report-only)
     uint32_t processes = 1;
     std::vector<PointResult> points; //!< the first is the main point
     std::vector<RunResult> aloneRuns;
