@@ -9,6 +9,9 @@
 #                     (KASAN, lockdep, UBSAN, kmemleak, ...; scripts/check-debug.sh);
 #                     opt-in, not part of make check
 #   make bench        the condition grid, then the DDP scenarios (lab/scripts/bench.sh full)
+#   make sim          the cluster simulator's default scenario, a leaf-spine of 16 jobs
+#                     in ns-3, stock against MLTCP, each job alone and a centralized
+#                     schedule; writes lab/sim/results/ (= make -C lab sim)
 #   make unit         userspace unit tests only (cmocka, host)
 #   make native       the BPF backend's selftests on the running kernel (root; no guest)
 #   make deps         install build/bench dependencies (Debian, root) and unpack the
@@ -50,7 +53,7 @@ export VM_TIMEOUT
 # before `make deps` could tell the version, and scripts/check.sh works it out again.
 export BUILD
 
-.PHONY: all kdir kobj modules userspace unit check check-debug deps deps-check sparse install clean demo bench bpf native
+.PHONY: all kdir kobj modules userspace unit check check-debug deps deps-check sparse install clean demo bench sim bpf native
 .PHONY: dkms-src dkms-install dkms-remove
 
 all: modules userspace
@@ -122,12 +125,15 @@ check-debug:
 	@scripts/check-debug.sh
 
 # The benchmarks live in lab/ (`make -C lab` says which answers which question); these
-# two are kept here because they are the ones a newcomer asks for.
+# three are kept here because they are the ones a newcomer asks for.
 demo: deps-check
 	$(MAKE) -C lab demo
 
 bench: deps-check
 	lab/scripts/bench.sh full
+
+sim: deps-check
+	$(MAKE) -C lab sim
 
 install: modules userspace
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) \

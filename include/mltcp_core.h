@@ -46,10 +46,12 @@
  * the phases but YIELD, is enum mltcp_f_state (mltcp_f_state()).
  *
  * This header is plain C: it compiles in the kernel (used by mltcp_core.c),
- * in BPF (bpf/, through include/mltcp_bpf_compat.h) and in userspace (unit
- * tests, tools).  It never touches a socket; the glue reads the tcp_sock
- * counters and passes them in.  It is the one header to include; its parts,
- * each included in the order below, are:
+ * in BPF (bpf/, through include/mltcp_bpf_compat.h), in userspace (unit
+ * tests, tools) and as C++17 in the ns-3 simulator (lab/sim), so it uses
+ * neither compound literals nor designated initializers.  It never touches
+ * a socket; the glue reads the tcp_sock counters and passes them in.  It
+ * is the one header to include; its parts, each included in the order
+ * below, are:
  *
  *   mltcp_types.h     the platform, limits, struct mltcp_sock and its flags
  *   mltcp_params.h    the global parameters: packing, validation, text form

@@ -159,7 +159,9 @@ static inline void mltcp_hook_tx_start(struct mltcp_sock *ms, const struct mltcp
 	u32 thresh = mltcp_idle_threshold_us(READ_ONCE(g->idle_ms), in->srtt_us);
 	enum mltcp_event ev;
 
-	*out = (struct mltcp_tx_out){ .cwnd = in->cwnd, .ssthresh = in->ssthresh };
+	__builtin_memset(out, 0, sizeof(*out));
+	out->cwnd = in->cwnd;
+	out->ssthresh = in->ssthresh;
 	if (mltcp_restart_due(ms, READ_ONCE(g->mode), READ_ONCE(g->fparams), in->outstanding,
 			      in->gap_us, thresh)) {
 		if (in->init_cwnd < in->cwnd) {

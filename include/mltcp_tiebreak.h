@@ -101,7 +101,7 @@ static inline void mltcp_sock_init(struct mltcp_sock *ms, u64 acked, u16 flow_ti
 	u64 bpi = (keep & MLTCP_SF_SIZE_GIVEN) ? ms->bytes_per_iter : 0;
 	u16 tiebreak = (keep & MLTCP_SF_TIEBREAK_GIVEN) ? ms->tiebreak : flow_tiebreak;
 
-	*ms = (struct mltcp_sock){ 0 };
+	__builtin_memset(ms, 0, sizeof(*ms));
 	ms->flags = keep;
 	ms->bytes_per_iter = bpi;
 	ms->mark = acked;

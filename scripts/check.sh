@@ -79,6 +79,15 @@ say "# make check: kernels ${kvers[*]}"
 stage "userspace builds with -Wall -Wextra -Werror" make --no-print-directory userspace
 say "# ===== unit tests (cmocka, host)"
 stream make --no-print-directory -s -k unit || say "not ok - unit tests exited non-zero"
+say "# ===== the cluster simulator: MLTCP's core in ns-3 (lab/sim, host)"
+stage "[sim] the simulator and its tests build with -Wall -Wextra -Werror" \
+	make --no-print-directory -C lab/sim -j2 BUILD="$BUILD" all
+make --no-print-directory -s -C lab/sim BUILD="$BUILD" test 2>&1 |
+	sed -u -E 's/^([[:space:]]*(not )?ok)( [0-9]+)?( -)?( |$)/\1\3 - [sim] /' | tee -a "$log"
+[ "${PIPESTATUS[0]}" = 0 ] || say "not ok - [sim] make -C lab/sim test exited non-zero"
+stage "[sim] the fast scenario: the compatible dumbbell pair converges under MLTCP where stock\
+ lost, no job of the incompatible pair over 1.05x its stock time" \
+	"$BUILD/sim/mltcp-sim" --check lab/sim/scenarios/check.conf
 say "# ===== the DDP benchmark's report and grid checks (recorded results, host)"
 stream lab/tests/test-bench-reports.sh || true
 say "# ===== each caller's topology against its recorded dump (selftests/topology.sh, host)"
@@ -109,9 +118,10 @@ kernel_stages() {
 	say "# ===== selftests in the guest, kernel $kver"
 	if [ $built = 1 ]; then
 		start=$(date +%s)
-		# test_33's burst: half its default per kernel keeps both kernels' guests
-		# within CI's hour; make check-debug runs the whole burst.
+		# test_33's burst and test_14's load cycles at half their defaults keep
+		# both kernels' guests within CI's hour; make check-debug runs them whole.
 		MLTCP_STRESS_CALLS=${MLTCP_STRESS_CALLS:-50000} \
+		MLTCP_LOAD_CYCLES=${MLTCP_LOAD_CYCLES:-24} \
 		KVER=$kver scripts/vm-run --kver "$kver" --modules "$kobj" \
 			--timeout "${VM_TIMEOUT:-2700}" -- selftests/run.sh 2>&1 |
 			tag "$kver" | tee -a "$log"

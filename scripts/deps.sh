@@ -77,6 +77,8 @@ pkgs=(
 	dpkg-dev debhelper dh-dkms dkms dh-python lintian
 	# the BPF backend (bpf/, make native)
 	clang bpftool libbpf-dev
+	# the cluster simulator (lab/sim: ns-3, whose pkg-config files link GSL)
+	libns3-dev libgsl-dev
 )
 # The debug kernel of `make check-debug` (scripts/debug-kernel) is built from Debian's
 # source: Kconfig needs flex and bison, objtool libelf, the BTF the BPF backend needs

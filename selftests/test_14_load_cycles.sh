@@ -1,5 +1,5 @@
 #!/bin/bash
-# 50 load/unload cycles with traffic in between: each cycle loads one of the MLTCP
+# MLTCP_LOAD_CYCLES (default 50) load/unload cycles with traffic in between: each cycle loads one of the MLTCP
 # modules (round robin, which loads the core too), runs a short iperf3 transfer with
 # it over IPv4 or IPv6, checks its socket counter is back to 0, and unloads the
 # module and the core. Afterwards nothing is loaded and the kernel log has no
@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 algos=(mltcp_reno mltcp_cubic mltcp_dctcp)
-CYCLES=${CYCLES:-50}
+CYCLES=${MLTCP_LOAD_CYCLES:-50}
 tap_plan 5
 
 for m in "${algos[@]}" mltcp; do

@@ -7,7 +7,8 @@
 # a grid whose --comm-share is not a fraction in [0.05, 0.95] or a --rate that is
 # neither Mbit/s nor auto before it builds anything, say where --rate auto set the
 # link; --guard pools the incompatible mix's rounds over several results and says
-# whether a bootstrap interval of the pooled slowest job settles the guard;
+# whether a bootstrap interval of the pooled slowest job settles the guard, --ab
+# puts module variants side by side, each pooled over its rounds;
 # bench-ddp-trace attributes yields and retransmissions to the jobs whose sockets they
 # name; bench-grid-table judges the emulator's guard cells per job, and each kind of cell
 # by its targets; the targets are lab/targets.conf's: another file (MLTCP_TARGETS)
@@ -24,7 +25,7 @@ trap 'rm -rf "$out" "$tmp"' EXIT
 . "$top/scripts/tap-result.sh"
 
 echo "TAP version 13"
-echo "1..31"
+echo "1..32"
 
 # counters: the median over a mode's runs of drops / retransmitted / timeouts / CPU busy
 lab/scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
@@ -202,6 +203,15 @@ lab/scripts/bench-ddp --guard "$known/slower" >"$out" 2>&1 &&
 	lab/scripts/bench-ddp --guard "$known/noisy" >"$out" 2>&1 &&
 	grep -qF '| incompatible | learned | 1 | 3 | 1.000 | 1.000-1.060 | not resolved: the interval straddles 1.03x |' "$out"
 result "bench-ddp --guard's pooled estimate and interval settle the guard only when they can" $?
+
+# --ab (bench-ab -d's table): variants side by side, each pooled over its rounds (the
+# same results twice count twice); a variant without NAME= is refused
+lab/scripts/bench-ddp --ab slow="$known/slower" same="$known/same,$known/same" >"$out" 2>&1 &&
+	grep -qF '| incompatible | learned | slow | 3/3 | 1.100 (1.100-1.100) | 1.100 |' "$out" &&
+	grep -qF '| incompatible | learned | same | 6/6 | 1.000 (1.000-1.000) | 1.000 |' "$out" &&
+	! lab/scripts/bench-ddp --ab "$known/same" >"$out" 2>&1 &&
+	grep -qF 'bench-ddp: --ab takes NAME=DIR[,DIR...]' "$out"
+result "bench-ddp --ab pools each variant's rounds side by side" $?
 
 lab/scripts/bench-ddp --guard "$fix/counters" >"$out" 2>&1
 rc1=$?

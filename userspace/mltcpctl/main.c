@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bpf_ctl.h"
+#include "compat.h"
 #include "nl.h"
 #include "output.h"
 #include "parse.h"
@@ -51,6 +52,17 @@ static const char usage[] =
 "                            negotiated\n"
 "  attach                    the attachments and their counters\n"
 "  detach CGROUP             undo attach (existing connections keep ALGO)\n"
+"  compat [-f FILE] [--rate RATE] [--threshold X]\n"
+"  compat --trace FILE --rate RATE [--by dport|src|dst] [--threshold X]\n"
+"                            can these training jobs share a link by taking\n"
+"                            turns? Jobs from a profile file (lines NAME\n"
+"                            COMPUTE_MS:BYTES[,...], optionally link NAME\n"
+"                            RATE JOB...; stdin without -f) or estimated\n"
+"                            from mltcp_iteration trace records; prints each\n"
+"                            link's overlap score, verdict (compatible up to\n"
+"                            --threshold, default 0.05), the jobs' ideal,\n"
+"                            fair-sharing and interleaved iteration times\n"
+"                            and the best shifts; no kernel needed\n"
 "  help                      this text\n"
 "\n"
 "Options (before or after the command):\n"
@@ -61,7 +73,8 @@ static const char usage[] =
 "  -h, --help                this text\n"
 "  -V, --version             program version\n"
 "\n"
-"Example: mltcpctl set slope 1 intercept 1 idle_ms 10 mode learned\n";
+"Examples: mltcpctl set slope 1 intercept 1 idle_ms 10 mode learned\n"
+"          mltcpctl compat -f jobs.txt --rate 10gbit\n";
 
 static void report(struct mltcpctl_nl *nl, const char *what)
 {
@@ -161,6 +174,54 @@ static int do_bpf(const struct mltcpctl_args *args, const struct mltcpctl_out *o
 	}
 }
 
+/*
+ * compat: read the jobs (the profile file or the trace, stdin for "-" or
+ * none), evaluate, then print: nothing is printed before everything is known.
+ */
+static int do_compat(const struct mltcpctl_args *args, const struct mltcpctl_out *o)
+{
+	const char *path = args->trace ? args->trace : args->file;
+	const char *name = path && strcmp(path, "-") ? path : "stdin";
+	struct mltcpctl_compat *c;
+	char err[512];
+	FILE *f = stdin;
+	int ret;
+
+	if (path && strcmp(path, "-")) {
+		f = fopen(path, "r");
+		if (!f) {
+			fprintf(stderr, "mltcpctl: compat: %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+	}
+	c = malloc(sizeof(*c));
+	if (!c) {
+		fprintf(stderr, "mltcpctl: compat: out of memory\n");
+		ret = 1;
+	} else if (args->trace) {
+		ret = mltcpctl_compat_read_trace(f, name, args->by, args->rate_bps, c, err,
+						 sizeof(err));
+	} else {
+		ret = mltcpctl_compat_read_profile(f, name, args->rate_bps, c, err, sizeof(err));
+	}
+	if (f != stdin)
+		fclose(f);
+	if (c && ret) {
+		fprintf(stderr, "mltcpctl: %s\n", err);
+		ret = ret == MLTCPCTL_COMPAT_EUSAGE ? 2 : 1;
+	} else if (c) {
+		ret = mltcpctl_compat_eval(c, args->threshold);
+		if (ret) {
+			fprintf(stderr, "mltcpctl: compat: %s\n", strerror(-ret));
+			ret = 1;
+		} else {
+			mltcpctl_print_compat(o, c);
+		}
+	}
+	free(c);
+	return ret;
+}
+
 static int finish(int ret)
 {
 	if (fflush(stdout) == EOF) {
@@ -197,6 +258,8 @@ int main(int argc, char *argv[])
 	out.f = stdout;
 	out.json = args.json;
 	out.pretty = args.pretty;
+	if (args.cmd == MLTCPCTL_CMD_COMPAT)
+		return finish(do_compat(&args, &out));
 	if (args.cmd == MLTCPCTL_CMD_BPF) {
 		if (args.bpf_op == MLTCPCTL_BPF_LOAD)
 			ret = mltcpctl_bpf_load();

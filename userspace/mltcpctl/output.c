@@ -9,8 +9,10 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "compat.h"
 #include "mltcp_core.h"
 #include "output.h"
+#include "parse.h"
 
 const char *mltcpctl_mode_name(unsigned int mode)
 {
@@ -171,6 +173,13 @@ static void jw_q10(struct jw *w, const char *key, uint32_t v)
 	fputs(q10(v, buf), w->f);
 }
 
+/* a finite double with @prec decimals */
+static void jw_num(struct jw *w, const char *key, double v, int prec)
+{
+	jw_item(w, key);
+	fprintf(w->f, "%.*f", prec, v);
+}
+
 static void jw_end(struct jw *w)
 {
 	fputc('\n', w->f);
@@ -316,4 +325,176 @@ void mltcpctl_print_sockets(const struct mltcpctl_out *o,
 			s->bytes_per_iter, q10(s->bytes_ratio, r), q10(s->f, f),
 			s->cwnd, q10(s->tiebreak, t));
 	}
+}
+
+/* ---- compat ---------------------------------------------------------------- */
+
+void mltcpctl_format_rate(char *buf, size_t len, double bps)
+{
+	static const char *const units[] = { "bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Tbit/s" };
+	unsigned int u = 0;
+
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && bps >= 1000) {
+		bps /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%g%s", bps, units[u]);
+}
+
+static const char *const by_names[] = {
+	[MLTCPCTL_BY_DPORT] = "dport", [MLTCPCTL_BY_SRC] = "src", [MLTCPCTL_BY_DST] = "dst",
+};
+
+/* A job's compute time and bytes, over its segments */
+static void job_sums(const struct jc_job *job, double *compute_ms, double *bytes)
+{
+	unsigned int s;
+
+	*compute_ms = 0;
+	*bytes = 0;
+	for (s = 0; s < job->nseg; s++) {
+		*compute_ms += job->seg[s].compute_ms;
+		*bytes += job->seg[s].bytes;
+	}
+}
+
+static void print_compat_link_json(struct jw *w, const struct mltcpctl_compat *c,
+				   const struct mltcpctl_compat_link *l)
+{
+	const struct jc_link_result *r = &l->res;
+	unsigned int i, s;
+
+	jw_open(w, NULL, '{');
+	jw_string(w, "name", l->name);
+	jw_num(w, "rate_bps", l->link.rate_bps, 0);
+	jw_num(w, "overlap", r->overlap, 4);
+	jw_bool(w, "compatible", r->compatible);
+	jw_num(w, "perimeter_ms", r->perimeter_ms, 3);
+	jw_num(w, "stretch", r->stretch, 6);
+	if (c->schedule)
+		jw_num(w, "schedule_overlap", l->sched_overlap, 4);
+	jw_open(w, "jobs", '[');
+	for (i = 0; i < l->link.njobs; i++) {
+		unsigned int j = l->link.job[i];
+		const struct jc_job *job = &c->jobs[j];
+
+		jw_open(w, NULL, '{');
+		jw_string(w, "name", c->info[j].name);
+		jw_open(w, "segments", '[');
+		for (s = 0; s < job->nseg; s++) {
+			jw_open(w, NULL, '{');
+			jw_num(w, "compute_ms", job->seg[s].compute_ms, 3);
+			jw_num(w, "bytes", job->seg[s].bytes, 0);
+			jw_close(w, '}');
+		}
+		jw_close(w, ']');
+		if (c->trace) {
+			jw_u64(w, "records", c->info[j].records);
+			jw_u64(w, "connections", c->info[j].conns);
+			jw_num(w, "duration_ms", c->info[j].duration_ms, 3);
+		}
+		jw_num(w, "ideal_ms", r->ideal_ms[i], 3);
+		jw_num(w, "fair_ms", r->fair_ms[i], 3);
+		jw_num(w, "interleaved_ms", r->interleaved_ms[i], 3);
+		jw_num(w, "shift_ms", r->shift_ms[i], 3);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	jw_close(w, '}');
+}
+
+static void print_compat_json(const struct mltcpctl_out *o, const struct mltcpctl_compat *c)
+{
+	struct jw w = { .f = o->f, .pretty = o->pretty };
+	unsigned int i;
+
+	jw_open(&w, NULL, '{');
+	jw_num(&w, "threshold", c->threshold, 4);
+	jw_string(&w, "source", c->trace ? "trace" : "profile");
+	if (c->trace)
+		jw_string(&w, "by", by_names[c->by]);
+	jw_open(&w, "links", '[');
+	for (i = 0; i < c->nlinks; i++)
+		print_compat_link_json(&w, c, &c->links[i]);
+	jw_close(&w, ']');
+	if (c->schedule) {
+		jw_open(&w, "schedule", '{');
+		jw_num(&w, "overlap_sum", c->sched_sum, 4);
+		jw_open(&w, "jobs", '[');
+		for (i = 0; i < c->njobs; i++) {
+			jw_open(&w, NULL, '{');
+			jw_string(&w, "name", c->info[i].name);
+			jw_num(&w, "shift_ms", c->shift_ms[i], 3);
+			jw_close(&w, '}');
+		}
+		jw_close(&w, ']');
+		jw_close(&w, '}');
+	}
+	jw_close(&w, '}');
+	jw_end(&w);
+}
+
+static void print_compat_link(const struct mltcpctl_out *o, const struct mltcpctl_compat *c,
+			      const struct mltcpctl_compat_link *l)
+{
+	const struct jc_link_result *r = &l->res;
+	char rate[32];
+	unsigned int i;
+
+	mltcpctl_format_rate(rate, sizeof(rate), l->link.rate_bps);
+	fprintf(o->f, "link %s, %s, %u job%s: %s, overlap %.4f (threshold %g)\n", l->name, rate,
+		l->link.njobs, l->link.njobs == 1 ? "" : "s",
+		r->compatible ? "compatible" : "NOT compatible", r->overlap, c->threshold);
+	if (l->link.njobs >= 2 && r->stretch > 0)
+		fprintf(o->f, "circle %.3f ms, iteration times stretched by up to %.2f%%\n",
+			r->perimeter_ms, 100 * r->stretch);
+	else if (l->link.njobs >= 2)
+		fprintf(o->f, "circle %.3f ms (a common multiple of the iteration times)\n",
+			r->perimeter_ms);
+	fprintf(o->f, "%-16s %4s %10s %14s %10s %10s %13s %10s%s\n", "Job", "Segs", "ComputeMs",
+		"Bytes", "IdealMs", "FairMs", "InterleavedMs", "ShiftMs",
+		c->trace ? "    Records" : "");
+	for (i = 0; i < l->link.njobs; i++) {
+		unsigned int j = l->link.job[i];
+		const struct jc_job *job = &c->jobs[j];
+		double compute_ms, bytes;
+
+		job_sums(job, &compute_ms, &bytes);
+		fprintf(o->f, "%-16s %4u %10.3f %14.0f %10.3f %10.3f %13.3f %10.3f",
+			c->info[j].name, job->nseg, compute_ms, bytes,
+			r->ideal_ms[i], r->fair_ms[i], r->interleaved_ms[i], r->shift_ms[i]);
+		if (c->trace)
+			fprintf(o->f, " %10u", c->info[j].records);
+		fputc('\n', o->f);
+	}
+}
+
+void mltcpctl_print_compat(const struct mltcpctl_out *o, const struct mltcpctl_compat *c)
+{
+	unsigned int i;
+
+	if (o->json) {
+		print_compat_json(o, c);
+		return;
+	}
+	if (c->trace)
+		fprintf(o->f,
+			"jobs: mltcp_iteration records grouped by %s; profiles estimated, one segment each\n\n",
+			by_names[c->by]);
+	for (i = 0; i < c->nlinks; i++) {
+		if (i)
+			fputc('\n', o->f);
+		print_compat_link(o, c, &c->links[i]);
+	}
+	if (!c->schedule)
+		return;
+	fprintf(o->f,
+		"\nschedule: one shift per job on every link, overlap summed over links %.4f\n",
+		c->sched_sum);
+	fprintf(o->f, "%-16s %10s\n", "Job", "ShiftMs");
+	for (i = 0; i < c->njobs; i++)
+		fprintf(o->f, "%-16s %10.3f\n", c->info[i].name, c->shift_ms[i]);
+	fprintf(o->f, "%-16s %10s\n", "Link", "Overlap");
+	for (i = 0; i < c->nlinks; i++)
+		fprintf(o->f, "%-16s %10.4f\n", c->links[i].name, c->links[i].sched_overlap);
 }

@@ -82,4 +82,11 @@ void mltcpctl_print_show(const struct mltcpctl_out *o,
 void mltcpctl_print_sockets(const struct mltcpctl_out *o,
 			    const struct mltcpctl_sock *socks, size_t nsocks);
 
+struct mltcpctl_compat;
+
+/* "10Gbit/s", "2.5Gbit/s", "100Mbit/s": a rate in bits per second, for people */
+void mltcpctl_format_rate(char *buf, size_t len, double bps);
+/* mltcpctl compat: each link's verdict and iteration times, and the schedule */
+void mltcpctl_print_compat(const struct mltcpctl_out *o, const struct mltcpctl_compat *c);
+
 #endif /* MLTCPCTL_OUTPUT_H */

@@ -3,13 +3,18 @@
  * mltcpctl command-line parsing.
  *
  *	mltcpctl [-j] [-p] [-H] [show | sockets | set PARAM VALUE ... | help] [-j] [-p] [-H]
+ *	mltcpctl compat [-f FILE | --trace FILE [--by KEY]] [--rate RATE] [--threshold X]
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <linux/mltcp.h>
 
+#include "jobcompat.h"
 #include "mltcp_core.h"
 #include "parse.h"
 
@@ -40,6 +45,82 @@ int mltcpctl_parse_u32(const char *s, uint32_t *out)
 	return 0;
 }
 
+/* @s's leading decimal (digits, optionally "." and digits) into @v; what follows, or NULL */
+static const char *parse_leading_decimal(const char *s, double *v)
+{
+	char num[32];
+	size_t n = 0;
+
+	while (s[n] >= '0' && s[n] <= '9')
+		n++;
+	if (!n)
+		return NULL;
+	if (s[n] == '.') {
+		size_t frac = ++n;
+
+		while (s[n] >= '0' && s[n] <= '9')
+			n++;
+		if (n == frac)
+			return NULL;
+	}
+	if (n >= sizeof(num))
+		return NULL;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	*v = strtod(num, NULL);
+	return s + n;
+}
+
+int mltcpctl_parse_decimal(const char *s, double *out)
+{
+	const char *end = parse_leading_decimal(s, out);
+
+	return end && !*end ? 0 : -1;
+}
+
+/* @u's leading prefix k, m, g or t (either case), skipped: its power (of 1000 or 1024) */
+static int unit_prefix(const char **u)
+{
+	static const char prefixes[] = "kmgt";
+	const char *p = **u ? strchr(prefixes, **u | 0x20) : NULL;
+
+	if (!p)
+		return 0;
+	(*u)++;
+	return (int)(p - prefixes) + 1;
+}
+
+int mltcpctl_parse_rate(const char *s, double *bps)
+{
+	const char *u = parse_leading_decimal(s, bps);
+	int power;
+
+	if (!u)
+		return -1;
+	power = unit_prefix(&u);
+	if (strcmp(u, "bit") && strcmp(u, "bps") && strcmp(u, "b/s"))
+		return -1;
+	*bps *= pow(1000, power);
+	return *bps >= JC_MIN_RATE_BPS && *bps <= JC_MAX_RATE_BPS ? 0 : -1;
+}
+
+int mltcpctl_parse_bytes(const char *s, double *bytes)
+{
+	const char *u = parse_leading_decimal(s, bytes);
+	double base = 1000;
+	int power;
+
+	if (!u)
+		return -1;
+	power = unit_prefix(&u);
+	if (power && !strcasecmp(u, "ib"))
+		base = 1024;
+	else if (*u && strcasecmp(u, "b"))
+		return -1;
+	*bytes = round(*bytes * pow(base, power));
+	return *bytes >= 1 && *bytes <= JC_MAX_BYTES ? 0 : -1;
+}
+
 /* Is @word a non-empty prefix of @full? */
 static bool is_prefix(const char *word, const char *full)
 {
@@ -61,6 +142,7 @@ static int parse_command(const char *word, enum mltcpctl_cmd *cmd)
 		{ "bpf", MLTCPCTL_CMD_BPF },
 		{ "attach", MLTCPCTL_CMD_ATTACH },
 		{ "detach", MLTCPCTL_CMD_DETACH },
+		{ "compat", MLTCPCTL_CMD_COMPAT },
 	};
 	int found = -1;
 	size_t i;
@@ -199,6 +281,68 @@ static int parse_bpf(int argc, char *const argv[], struct mltcpctl_args *a,
 	return 0;
 }
 
+/* compat's options with a value; @opt is the option, @val its value */
+static int parse_compat_option(const char *opt, const char *val, struct mltcpctl_args *a,
+			       char *err, size_t errlen)
+{
+	if (!strcmp(opt, "-f") || !strcmp(opt, "--file")) {
+		a->file = val;
+	} else if (!strcmp(opt, "--trace")) {
+		a->trace = val;
+	} else if (!strcmp(opt, "--by")) {
+		if (!strcmp(val, "dport"))
+			a->by = MLTCPCTL_BY_DPORT;
+		else if (!strcmp(val, "src"))
+			a->by = MLTCPCTL_BY_SRC;
+		else if (!strcmp(val, "dst"))
+			a->by = MLTCPCTL_BY_DST;
+		else
+			return fail(err, errlen, "--by: invalid key '%s' (dport, src or dst)", val);
+	} else if (!strcmp(opt, "--rate")) {
+		if (mltcpctl_parse_rate(val, &a->rate_bps))
+			return fail(err, errlen,
+				    "--rate: invalid rate '%s' (a decimal and a unit, e.g. 10gbit, 25Gbps, 100mbit; 1kbit to 1000tbit)",
+				    val);
+	} else {
+		if (mltcpctl_parse_decimal(val, &a->threshold) || a->threshold > 1)
+			return fail(err, errlen,
+				    "--threshold: invalid overlap score '%s' (a decimal from 0 to 1)",
+				    val);
+	}
+	return 0;
+}
+
+/* Is @w one of compat's options with a value (or one of them with "=VALUE")? */
+static bool is_compat_option(const char *w)
+{
+	static const char *const opts[] = { "-f", "--file", "--trace", "--by", "--rate",
+					    "--threshold" };
+	size_t i, n = strcspn(w, "=");
+
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (strlen(opts[i]) == n && !strncmp(w, opts[i], n) &&
+		    (!w[n] || opts[i][1] == '-'))
+			return true;
+	return false;
+}
+
+/* The checks of compat's options between themselves */
+static int check_compat(const struct mltcpctl_args *a, unsigned int given, char *err,
+			size_t errlen)
+{
+	if (a->cmd != MLTCPCTL_CMD_COMPAT)
+		return given ? fail(err, errlen,
+				    "-f, --trace, --by, --rate and --threshold apply to compat only") : 0;
+	if (a->file && a->trace)
+		return fail(err, errlen, "compat: give either -f FILE (profiles) or --trace FILE");
+	if (a->trace && !a->rate_bps)
+		return fail(err, errlen,
+			    "compat: --trace needs --rate, the rate of the link the trace was taken on");
+	if ((given & 1) && !a->trace)
+		return fail(err, errlen, "compat: --by groups the records of --trace");
+	return 0;
+}
+
 /*
  * Options may come before or after the command and between the pairs of
  * "set" (ss-style): "mltcpctl -j sockets" and "mltcpctl sockets -j" are the
@@ -211,10 +355,12 @@ int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *a,
 {
 	char *words[argc > 0 ? argc : 1];
 	bool have_cmd = false, opts_done = false;
+	unsigned int compat_given = 0;	/* bit 0: --by, bit 1: any */
 	int i, nwords = 0;
 
 	memset(a, 0, sizeof(*a));
 	a->cmd = MLTCPCTL_CMD_SHOW;
+	a->threshold = MLTCPCTL_COMPAT_THRESHOLD;
 	if (errlen)
 		err[0] = '\0';
 
@@ -233,7 +379,18 @@ int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *a,
 		const char *w = argv[i];
 		bool set_value = have_cmd && a->cmd == MLTCPCTL_CMD_SET && nwords % 2;
 
-		if (!opts_done && !set_value && is_option(w)) {
+		if (!opts_done && !set_value && is_compat_option(w)) {
+			/* "--rate 10gbit" or "--rate=10gbit" */
+			const char *eq = strchr(w, '='), *val = eq ? eq + 1 : argv[i + 1];
+			char opt[16];
+
+			snprintf(opt, sizeof(opt), "%.*s", (int)(eq ? eq - w : (int)strlen(w)), w);
+			if (!eq && ++i >= argc)
+				return fail(err, errlen, "%s needs a value", opt);
+			if (parse_compat_option(opt, val, a, err, errlen))
+				return -1;
+			compat_given |= 2 | !strcmp(opt, "--by");
+		} else if (!opts_done && !set_value && is_option(w)) {
 			if (!strcmp(w, "--"))
 				opts_done = true;
 			else if (!strcmp(w, "-j") || !strcmp(w, "--json"))
@@ -254,6 +411,8 @@ int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *a,
 	}
 	if (a->host && a->cmd != MLTCPCTL_CMD_SHOW)
 		return fail(err, errlen, "-H/--host applies to show only");
+	if (check_compat(a, compat_given, err, errlen))
+		return -1;
 	if (a->cmd == MLTCPCTL_CMD_SET)
 		return parse_set(nwords, words, a, err, errlen);
 	if (a->cmd == MLTCPCTL_CMD_BPF)

@@ -18,7 +18,18 @@ enum mltcpctl_cmd {
 	MLTCPCTL_CMD_BPF,
 	MLTCPCTL_CMD_ATTACH,
 	MLTCPCTL_CMD_DETACH,
+	MLTCPCTL_CMD_COMPAT,
 };
+
+/* mltcpctl_args.by: compat --by, how trace records are grouped into jobs */
+enum mltcpctl_by {
+	MLTCPCTL_BY_DPORT,
+	MLTCPCTL_BY_SRC,
+	MLTCPCTL_BY_DST,
+};
+
+/* compat --threshold's default: the largest overlap score called compatible */
+#define MLTCPCTL_COMPAT_THRESHOLD	0.05
 
 /* mltcpctl_args.bpf_op: mltcpctl bpf load|unload|status */
 enum mltcpctl_bpf_op {
@@ -54,6 +65,11 @@ enum mltcpctl_bpf_op {
  * @cgroup: the cgroup directory of attach/detach (points into argv); NULL
  *	for attach alone (list the attachments)
  * @algo: the algorithm of attach (points into argv)
+ * @file: compat -f: the profile file, "-" for stdin (points into argv)
+ * @trace: compat --trace: the tracepoint text, "-" for stdin
+ * @by: compat --by: enum mltcpctl_by
+ * @rate_bps: compat --rate, bits per second; 0 when not given
+ * @threshold: compat --threshold, MLTCPCTL_COMPAT_THRESHOLD by default
  */
 struct mltcpctl_args {
 	enum mltcpctl_cmd cmd;
@@ -71,6 +87,11 @@ struct mltcpctl_args {
 	int bpf_op;
 	const char *cgroup;
 	const char *algo;
+	const char *file;
+	const char *trace;
+	int by;
+	double rate_bps;
+	double threshold;
 };
 
 /**
@@ -97,5 +118,35 @@ int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *args,
  * Return: 0 or -1.
  */
 int mltcpctl_parse_u32(const char *s, uint32_t *out);
+
+/**
+ * mltcpctl_parse_rate() - parse a link rate
+ * @s: a decimal and a unit: bit, bps or b/s, with k, m, g or t (either
+ *	case, powers of 1000) before it, e.g. 10gbit, 25Gbps, 2.5Gb/s; "bps"
+ *	is bits per second, not tc's bytes per second
+ * @bps: result, bits per second, JC_MIN_RATE_BPS to JC_MAX_RATE_BPS
+ *
+ * Return: 0 or -1.
+ */
+int mltcpctl_parse_rate(const char *s, double *bps);
+
+/**
+ * mltcpctl_parse_bytes() - parse a byte count
+ * @s: a decimal and an optional unit, either case: b; k, m, g, t or kb, mb,
+ *	gb, tb (powers of 1000); kib, mib, gib, tib (powers of 1024)
+ * @bytes: result, rounded to a whole byte, 1 to JC_MAX_BYTES
+ *
+ * Return: 0 or -1.
+ */
+int mltcpctl_parse_bytes(const char *s, double *bytes);
+
+/**
+ * mltcpctl_parse_decimal() - parse a plain decimal ("12", "0.5")
+ * @s: digits, optionally a point and digits; no sign, exponent or unit
+ * @out: result
+ *
+ * Return: 0 or -1.
+ */
+int mltcpctl_parse_decimal(const char *s, double *out);
 
 #endif /* MLTCPCTL_PARSE_H */

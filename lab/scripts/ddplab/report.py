@@ -206,3 +206,40 @@ def report(outdir):
         status |= 0 if same else 1
     out += _notes(env)
     return "\n".join(out + ["", "## Targets", ""] + judged) + "\n", status
+
+
+def ab_rows(variants):
+    """bench-ab -d's table: VARIANTS is [(name, [results directory of each round])].
+    Per scenario, mode and variant, pooled over the rounds: converged runs, each run's
+    worst job against its ideal (the ideal measured in the same directory), and the
+    slowest job's median time against its median under the base in the same rounds."""
+    out = ["| scenario | mode | variant | converged (<= %.2fx) | worst job / ideal: "
+           "median (min-max) | slowest job / its base time |" % targets.value("converged"),
+           "|---|---|---|---|---|---|"]
+    pooled = {}
+    for name, dirs in variants:
+        for d in dirs:
+            rows = read_tsv(d)
+            for s in scenarios(rows):
+                sr = [r for r in rows if r["s"] == s]
+                ideal = _alone_info(sr)[0]
+                for m, (worst, jobt) in _per_mode(sr, ideal).items():
+                    p = pooled.setdefault((s, m, name), ([], {}))
+                    p[0].extend(worst)
+                    for i, t in jobt.items():
+                        p[1].setdefault(i, []).extend(t)
+    for s in dict.fromkeys(k[0] for k in pooled):
+        for m in MODES:
+            for name, _ in variants:
+                worst, jobt = pooled.get((s, m, name), ([], {}))
+                if not worst:
+                    continue
+                bj = pooled.get((s, "base", name), ([], {}))[1]
+                slow = "-"
+                if m != "base" and bj and all(i in bj for i in jobt):
+                    slow = "%.3f" % max(statistics.median(jobt[i]) / statistics.median(bj[i])
+                                        for i in jobt)
+                out.append("| %s | %s | %s | %d/%d | %.3f (%.3f-%.3f) | %s |" % (
+                    s, m, name, sum(targets.met("converged", w) for w in worst), len(worst),
+                    statistics.median(worst), min(worst), max(worst), slow))
+    return "\n".join(out) + "\n"

@@ -16,22 +16,7 @@
 
 #include "output.h"
 #include "parse.h"
-
-static char errbuf[256];
-
-static int parse(struct mltcpctl_args *a, ...)
-{
-	char *argv[32];
-	int argc = 0;
-	va_list ap;
-
-	argv[argc++] = "mltcpctl";
-	va_start(ap, a);
-	while ((argv[argc] = va_arg(ap, char *)))
-		argc++;
-	va_end(ap);
-	return mltcpctl_parse(argc, argv, a, errbuf, sizeof(errbuf));
-}
+#include "test_util.h"
 
 static void test_commands(void **state)
 {
@@ -235,17 +220,6 @@ static void test_set_errors(void **state)
 	assert_int_equal(mltcpctl_parse_u32("4294967296", &(uint32_t){0}), -1);
 	assert_int_equal(mltcpctl_parse_u32("+1", &(uint32_t){0}), -1);
 }
-
-/* Runs a printer into a memory buffer; returns the malloc()ed text. */
-#define CAPTURE(text, json_, pretty_, call) do {			\
-	size_t _len;							\
-	FILE *_f = open_memstream(&(text), &_len);			\
-	struct mltcpctl_out o = { .f = _f, .json = json_, .pretty = pretty_ }; \
-									\
-	assert_non_null(_f);						\
-	call;								\
-	fclose(_f);							\
-} while (0)
 
 static const struct mltcpctl_params params = {
 	.abi_version = 1, .slope = 1536, .intercept = 1024, .idle_ms = 10,

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MLTCP at F = 1 is its ns-3 base algorithm, exactly; at the default slope
+ * it is not.
+ *
+ * Two jobs share the dumbbell's bottleneck, each sending 300 kB every
+ * 200 ms for 2 s, so windows are cut (losses at the FIFO; ECN marks at the
+ * RED queue for DCTCP) and idle gaps separate iterations.  The same run
+ * with the stock algorithm and with its MLTCP algorithm at slope 0 must
+ * give the same congestion windows, change for change, and the same bytes
+ * delivered; at the default slope the learner finds the 300 kB iterations
+ * and F, the restarts and the yields change the windows.
+ */
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "dumbbell.h"
+#include "mltcp_core.h"
+#include "tap.h"
+
+using namespace mltcp_test;
+
+namespace
+{
+
+constexpr uint64_t kIteration = 300000;
+
+Dumbbell
+TwoJobs(CcAlgo algo)
+{
+    Dumbbell d;
+    Job job;
+
+    d.ecn = CcAlgoUsesEcn(algo);
+    job.algo = algo;
+    job.period = MilliSeconds(200);
+    job.bytes = {kIteration};
+    d.duration = Seconds(2);
+    d.jobs = {job, job};
+    d.jobs[1].start = MilliSeconds(130);
+    return d;
+}
+
+/* Do @a and @b, flow by flow, have the same @what? */
+template <class T>
+bool
+Same(const std::vector<FlowTrace>& a, const std::vector<FlowTrace>& b, T FlowTrace::*what)
+{
+    if (a.size() != b.size())
+    {
+        return false;
+    }
+    for (size_t i = 0; i < a.size(); i++)
+    {
+        if (a[i].*what != b[i].*what)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+uint32_t
+LargestF(const std::vector<FlowTrace>& traces)
+{
+    uint32_t f = 0;
+
+    for (const FlowTrace& t : traces)
+    {
+        f = std::max(f, MaxF(t));
+    }
+    return f;
+}
+
+void
+Compare(Tap* tap, CcAlgo base, CcAlgo mltcp)
+{
+    std::string b = CcAlgoName(base);
+    std::string m = CcAlgoName(mltcp);
+    std::string err;
+    std::vector<FlowTrace> stock;
+    std::vector<FlowTrace> one;
+    std::vector<FlowTrace> scaled;
+
+    MltcpResetParams();
+    stock = Run(TwoJobs(base));
+    if (!tap->Check(MltcpSetParam("slope", "0", &err), "\"set slope 0\" is taken"))
+    {
+        tap->Note(err);
+    }
+    one = Run(TwoJobs(mltcp));
+    MltcpResetParams();
+    scaled = Run(TwoJobs(mltcp));
+
+    /* ten iterations each; what matters is that data moved */
+    tap->Check(stock[0].delivered >= 5 * kIteration && stock[1].delivered >= 5 * kIteration,
+               b + ": both jobs delivered at least half their bytes");
+    tap->Check(Decreases(stock[0]) > 0 && Decreases(stock[1]) > 0,
+               b + ": both windows were cut (the decrease path ran)");
+    tap->Check(Same(stock, one, &FlowTrace::cwnd), m + " at slope 0: the windows of " + b + ", change for change");
+    tap->Check(Same(stock, one, &FlowTrace::delivered), m + " at slope 0: the bytes delivered of " + b);
+    tap->Check(LargestF(one) == MLTCP_Q10_ONE, m + " at slope 0: F stays 1");
+    tap->Check(!Same(stock, scaled, &FlowTrace::cwnd), m + " at the default slope: windows unlike " + b + "'s");
+    tap->Check(LargestF(scaled) > MLTCP_Q10_ONE, m + " at the default slope: F rises above 1");
+}
+
+} // namespace
+
+int
+main()
+{
+    Tap tap;
+
+    Compare(&tap, CcAlgo::RENO, CcAlgo::MLTCP_RENO);
+    Compare(&tap, CcAlgo::CUBIC, CcAlgo::MLTCP_CUBIC);
+    Compare(&tap, CcAlgo::DCTCP, CcAlgo::MLTCP_DCTCP);
+    MltcpResetParams();
+    return tap.Finish();
+}
