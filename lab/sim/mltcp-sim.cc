@@ -21,10 +21,12 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <random>
 #include <set>
+#include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -120,29 +122,55 @@ AloneGroups(const Topology& topo,
     return groups;
 }
 
-/** @return `git describe` of the tree @file is in ("-dirty" with changes), or "". */
+/** @return the first value of @key ("key : value" or key=value lines) in @file, or "". */
 std::string
-SourceVersion(const std::string& file)
+FileValue(const std::string& file, const std::string& key)
 {
-    std::string dir = file.find('/') == std::string::npos ? "." : file.substr(0, file.rfind('/'));
-    std::string cmd = "git -C '" + dir + "' describe --always --dirty 2>/dev/null";
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p)
+    std::ifstream in(file);
+    std::string line;
+    while (std::getline(in, line))
     {
-        return "";
+        size_t sep = line.find_first_of(":=");
+        if (sep == std::string::npos)
+        {
+            continue;
+        }
+        std::string k = line.substr(0, sep);
+        while (!k.empty() && (k.back() == ' ' || k.back() == '\t'))
+        {
+            k.pop_back();
+        }
+        if (k != key)
+        {
+            continue;
+        }
+        std::string v = line.substr(sep + 1);
+        v.erase(0, v.find_first_not_of(" \t\""));
+        while (!v.empty() && (v.back() == '"' || v.back() == ' '))
+        {
+            v.pop_back();
+        }
+        return v;
     }
-    char buf[128] = "";
-    if (!std::fgets(buf, sizeof buf, p))
+    return "";
+}
+
+/** @return the machine this runs on: CPU, CPUs, system, ns-3, and its load now. */
+std::string
+MachineText()
+{
+    std::string cpu = FileValue("/proc/cpuinfo", "model name");
+    std::string os = FileValue("/etc/os-release", "PRETTY_NAME");
+    std::string load;
+    std::ifstream("/proc/loadavg") >> load;
+    std::ostringstream os2;
+    os2 << (cpu.empty() ? "a CPU" : cpu) << ", " << sysconf(_SC_NPROCESSORS_ONLN) << " CPUs"
+        << (os.empty() ? "" : ", " + os) << ", ns-3 " << MLTCP_SIM_NS3_VERSION;
+    if (!load.empty())
     {
-        buf[0] = '\0';
+        os2 << "; load average " << load << " when it started";
     }
-    pclose(p);
-    std::string v = buf;
-    while (!v.empty() && (v.back() == '\n' || v.back() == ' '))
-    {
-        v.pop_back();
-    }
-    return v;
+    return os2.str();
 }
 
 /** @return the bytes a run moves, for ordering the runs longest first. */
@@ -444,6 +472,7 @@ main(int argc, char** argv)
     }
     std::filesystem::create_directories(outDir + "/runs");
     std::filesystem::create_directories(resultsDir);
+    std::string machine = MachineText();
     auto t0 = std::chrono::steady_clock::now();
 
     std::vector<Task> tasks;
@@ -657,7 +686,7 @@ main(int argc, char** argv)
         RunSpec spec;
         spec.jobs = p.jobs;
         spec.oversubscription = p.oversubscription;
-        spec.durationS = sc.durationS;
+        spec.durationS = plans.empty() || sc.sweepDurationS <= 0 ? sc.durationS : sc.sweepDurationS;
         spec.offsetsMs = p.offsetsMs;
         spec.cc = sc.cc;
         spec.label = std::string(tag) + "stock";
@@ -733,7 +762,7 @@ main(int argc, char** argv)
     ReportInput in;
     in.scenario = &sc;
     in.command = command;
-    in.source = SourceVersion(conf);
+    in.machine = machine;
     in.topology = mainTopo->Describe();
     in.queues = QueueText(sc, *mainTopo);
     in.processes = parallel;

@@ -636,9 +636,9 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
         md << sc.description << "\n\n";
     }
     md << "Produced by\n\n    " << in.command << "\n\n";
-    if (!in.source.empty())
+    if (!in.machine.empty())
     {
-        md << "from the tree at " << in.source << ", ";
+        md << "on " << in.machine << "; ";
     }
     uint64_t events = 0;
     double simWall = 0;
@@ -674,8 +674,11 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
        << "; MSS " << kSimMss << " B, initial window 10, min RTO " << Fmt(sc.minRtoMs, 0)
        << " ms, delayed ACK " << Fmt(sc.delAckMs, 1) << " ms.\n";
     md << "- Jobs: " << main.jobs.size() << " at the main point, time scale " << sc.timeScale
-       << ", " << Fmt(sc.durationS, 0)
-       << " s simulated per run (each job alone: " << Fmt(sc.aloneDurationS, 0) << " s), starts "
+       << ", " << Fmt(sc.durationS, 0) << " s simulated per run ("
+       << (in.points.size() > 1 && sc.sweepDurationS > 0
+               ? "at the other points of the sweep " + Fmt(sc.sweepDurationS, 0) + " s, "
+               : std::string())
+       << "each job alone: " << Fmt(sc.aloneDurationS, 0) << " s), starts "
        << (sc.randomStart ? "at random offsets within an iteration" : "aligned") << ", placement "
        << sc.placement << ", seed " << sc.seed << ".\n";
     md << "- Centralized: start offsets from jc_schedule() under stock " << CcAlgoName(sc.cc)

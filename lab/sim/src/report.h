@@ -63,7 +63,7 @@ struct ReportInput
 {
     const Scenario* scenario = nullptr;
     std::string command;  //!< the command line that produced it
-    std::string source;   //!< the version of the tree it ran, or empty
+    std::string machine;  //!< what it ran on
     std::string topology; //!< Topology::Describe() at the main point
     std::string queues;   //!< how the switch ports queue
     double wallS = 0;     //!< all runs, wall clock; 0: not measured (--report-only)

@@ -143,6 +143,7 @@ static const NumberKey kNumberKeys[] = {
     {"delack_ms", &Scenario::delAckMs, 0.001},
     {"time_scale", &Scenario::timeScale, 1e-6},
     {"duration_s", &Scenario::durationS, 0.001},
+    {"sweep_duration_s", &Scenario::sweepDurationS, 0.001},
     {"alone_duration_s", &Scenario::aloneDurationS, 0.001},
     {"jc_threshold", &Scenario::jcThreshold, 0},
 };

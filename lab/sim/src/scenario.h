@@ -76,6 +76,7 @@ struct Scenario
 
     double timeScale = 1;
     double durationS = 30;
+    double sweepDurationS = 0; //!< of the runs at the sweep's other points, 0: durationS
     double aloneDurationS = 10;
     bool randomStart = false;
     uint32_t seed = 1;
