@@ -30,9 +30,10 @@
  *     v
  *   YIELD: hold the window while RTT samples show another flow's queue
  *     |   (mltcp_hook_rtt_sample(), on each ACK: mltcp_hook_ack())
- *     |   ends at a sample without one (backoff - 1, or + 1 for a learned
- *     |   drain after a quarter of the gap), or at the bound, the gap / 2^n
- *     |   from the restart (backoff + 1 if the queue is still there, else - 1)
+ *     |   ends at a sample without one, or at the bound, the gap / 2^n from
+ *     |   the restart; backoff + 1 if the queue is still there at the bound
+ *     |   (or a learned drain took a quarter of the gap), - 1 for the second
+ *     |   yield in a row that ended without one
  *     v
  *   RAMP: F = slope * min(1, ratio + tiebreak * stagger) + intercept
  *     or TOP: F = slope + intercept, at the deepest backoff,
@@ -131,7 +132,8 @@
  *    follow one runs as the base algorithm (mltcp_iter_earned());
  *  - the yields' backoff always recovers: a yield is bounded from its own
  *    restart and steps the backoff up only when its last RTT sample still
- *    showed a queue (mltcp_yield_step()).
+ *    showed a queue (mltcp_yield_step()); two yields in a row without one
+ *    step it back (mltcp_backoff_step()).
  *
  * The tie-break an application may choose (up to 1) moves where F starts
  * in [intercept, slope + intercept], not its range, and only for the bytes

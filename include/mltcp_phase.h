@@ -21,9 +21,10 @@
  *                         gap restarts the window (mltcp_hook_tx_start())
  *   YIELD -> RAMP, TOP    an ACK whose RTT sample shows no other flow's
  *                         queue, or the yield's bound ran out
- *                         (mltcp_hook_rtt_sample()); the backoff steps down,
- *                         or up when the bound ran out on a queue or a
- *                         learned yield drained late
+ *                         (mltcp_hook_rtt_sample()); the backoff steps up
+ *                         when the bound ran out on a queue or a learned
+ *                         yield drained late, down at the second yield in
+ *                         a row that ended without a queue
  *   RAMP <-> TOP          the backoff reaches or leaves MLTCP_BACKOFF_NO_TURNS
  *                         at the end of a yield
  *   RAMP, TOP -> OVERRUN  the iteration carries more than overrun * size

@@ -273,6 +273,41 @@ static inline bool mltcp_yield_was_long(const struct mltcp_sock *ms, u32 now_ms)
 	return mltcp_yield_held_q8(ms, now_ms) + 8U * MLTCP_YIELD_LONG_OCTAVES >= ms->gap_q8;
 }
 
+/**
+ * mltcp_backoff_step() - move the backoff after a yield ended
+ * @ms: socket state
+ * @deeper: the yield ran out its bound against a queue, or counts as one
+ *	that did (mltcp_yield_was_long())
+ *
+ * A yield that found no turn deepens the backoff at once.  One that ended
+ * without a queue steps it back only if the yield before it did too
+ * (@ms->free_yield): the two mistakes do not cost the same.  Stepping back
+ * wrongly, next to a job whose phases cover most of its iteration, costs
+ * the next restart a yield of twice the bound against a phase that does
+ * not end, and at MLTCP_BACKOFF_NO_TURNS the top of F; staying wrongly
+ * costs a shorter bound, one iteration more.  Such a job leaves the link
+ * free at some of the restarts that land between its phases, but seldom
+ * at two in a row, while a link that stays free does so at every restart
+ * and takes the backoff back to 0 in two yields a step.
+ */
+static inline void mltcp_backoff_step(struct mltcp_sock *ms, bool deeper)
+{
+	u8 backoff = mltcp_yield_backoff(ms);
+
+	if (deeper) {
+		ms->free_yield = 0;
+		if (backoff < MLTCP_BACKOFF_MAX)
+			mltcp_set_yield_backoff(ms, backoff + 1);
+	} else if (!backoff) {
+		ms->free_yield = 0;
+	} else if (ms->free_yield) {
+		ms->free_yield = 0;
+		mltcp_set_yield_backoff(ms, backoff - 1);
+	} else {
+		ms->free_yield = 1;
+	}
+}
+
 /* What mltcp_yield_step() decided on an ACK. */
 enum mltcp_yield_state {
 	MLTCP_YIELD_NONE = 0,	/* not yielding (no restart, or it ended before) */
@@ -308,12 +343,13 @@ enum mltcp_yield_state {
  * would only slow this job down each iteration: each such yield shortens
  * the next ones' bound (a half, a quarter, then a 32nd of the gap:
  * mltcp_backoff_octaves()), and so does a learned yield that drains only
- * after a quarter of the gap (mltcp_yield_was_long()).  Each yield that
- * ends without a queue in its last sample, drained or out of bound, takes
- * one step back: a bound that runs out before the first sample arrives
- * says nothing against the link, and so no backoff outlives the queues
- * that caused it.  Without a gap reference (nothing learned yet) a yield
- * ends at once and changes nothing.
+ * after a quarter of the gap (mltcp_yield_was_long()).  Yields that end
+ * without a queue in their last sample, drained or out of bound, take the
+ * backoff back, a step for two in a row (mltcp_backoff_step()): a bound
+ * that runs out before the first sample arrives says nothing against the
+ * link, and so no backoff outlives the queues that caused it.  Without a
+ * gap reference (nothing learned yet) a yield ends at once and changes
+ * nothing.
  *
  * Return: enum mltcp_yield_state; DRAINED and BOUND once per yield.
  */
@@ -322,11 +358,9 @@ static inline enum mltcp_yield_state mltcp_yield_step(struct mltcp_sock *ms, u32
 {
 	enum mltcp_yield_state st;
 	bool queue, deeper;
-	u8 backoff;
 
 	if (!(ms->flags & MLTCP_SF_YIELD))
 		return MLTCP_YIELD_NONE;
-	backoff = mltcp_yield_backoff(ms);
 	queue = mltcp_queue_seen(rtt_us, min_rtt_us);
 	if (mltcp_yield_in_bound(ms, now_ms)) {
 		if (queue)
@@ -341,10 +375,7 @@ static inline enum mltcp_yield_state mltcp_yield_step(struct mltcp_sock *ms, u32
 		st = MLTCP_YIELD_DRAINED;
 		deeper = false;
 	}
-	if (deeper && backoff < MLTCP_BACKOFF_MAX)
-		mltcp_set_yield_backoff(ms, backoff + 1);
-	else if (!deeper && backoff)
-		mltcp_set_yield_backoff(ms, backoff - 1);
+	mltcp_backoff_step(ms, deeper);
 	ms->flags &= (u8)~MLTCP_SF_YIELD;
 	return st;
 }

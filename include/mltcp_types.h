@@ -106,7 +106,7 @@ enum mltcp_mode {
  * The yield's backoff, n in MLTCP_SF_BACKOFF: its bound is the iteration gap
  * divided by 2^mltcp_backoff_octaves(n).  A yield that runs out its bound
  * with the queue still there, or a learned one that drains late, steps it
- * up; any other yield's end steps it down (mltcp_yield_step()).
+ * up; two other yields' ends in a row step it down (mltcp_backoff_step()).
  */
 enum mltcp_backoff {
 	MLTCP_BACKOFF_GAP = 0,	/* a yield may last the iteration gap */
@@ -126,7 +126,10 @@ enum mltcp_backoff {
  * @bytes_per_iter: effective bytes per iteration (given or learned), 0 = unknown
  * @hist: sizes of the last completed iterations, oldest first; the first
  *	min(@iters, MLTCP_HIST_LEN) are valid (mltcp_hist_len())
- * @iters: completed iterations (given and learned)
+ * @iters: completed iterations (given and learned), 31 bits
+ * @free_yield: the last yield ended without a queue and did not step the
+ *	backoff back: the next one that does steps it (mltcp_backoff_step());
+ *	a bit beside @iters, as the 56 bytes hold nothing else
  * @start_ms: when the current iteration started, in the caller's clock
  *	(milliseconds): reported (tracepoints), and the start of a learned
  *	iteration's yield (mltcp_yield_since_ms()), never used in F
@@ -154,7 +157,8 @@ struct mltcp_sock {
 	u64 mark;
 	u64 bytes_per_iter;
 	u64 hist[MLTCP_HIST_LEN];
-	u32 iters;
+	u32 iters:31;
+	u32 free_yield:1;
 	u32 start_ms;
 	u16 carry;
 	u16 tiebreak;

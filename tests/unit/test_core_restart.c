@@ -171,8 +171,8 @@ static u8 yield_drains_at(struct mltcp_sock *ms, u32 now_ms)
 /*
  * The bound backs off: each yield that runs it out shortens the next ones'
  * (a half, a quarter, then a 32nd of the gap), and so does a learned one
- * that drains after a quarter of the gap; each yield that drains earlier
- * takes a step back.
+ * that drains after a quarter of the gap; yields that drain earlier take a
+ * step back for every two in a row (mltcp_backoff_step()).
  * A learned 800 ms gap, iterations starting at t = 0 ms.
  */
 static void test_yield_backoff(void **state)
@@ -210,11 +210,25 @@ static void test_yield_backoff(void **state)
 	/* the deepest yield still drains when it finds the link free */
 	mltcp_yield_begin(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 5), MLTCP_YIELD_DRAINED);
-	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX - 1);
-	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_MAX);
-	/* yields that drain bring the bound back, one step each */
-	for (i = MLTCP_BACKOFF_MAX - 1; i >= 0; i--)
+	/* one free restart between another job's phases is not enough ... */
+	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
+	assert_true(ms.free_yield);
+	/* ... and a bound that runs out on a queue after it starts the count again */
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 30), MLTCP_YIELD_BOUND);
+	assert_false(ms.free_yield);
+	assert_int_equal(yield_drains_at(&ms, 5), MLTCP_BACKOFF_MAX);
+	/* two in a row take a step back */
+	assert_int_equal(yield_drains_at(&ms, 5), MLTCP_BACKOFF_MAX - 1);
+	assert_false(ms.free_yield);
+	/* yields that drain bring the bound back, a step for every two */
+	for (i = MLTCP_BACKOFF_MAX - 2; i >= 0; i--) {
+		assert_int_equal(yield_drains_at(&ms, 20), i + 1);
 		assert_int_equal(yield_drains_at(&ms, 20), i);
+	}
+	/* at 0 there is nothing to step back: no run is kept */
+	assert_int_equal(yield_drains_at(&ms, 20), 0);
+	assert_false(ms.free_yield);
 	mltcp_yield_begin(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 700), MLTCP_YIELD_HOLDS);
 	/* the backoff lives in the flags' top bits and leaves the others alone */
@@ -234,13 +248,14 @@ static void test_yield_backoff(void **state)
 	mltcp_yield_begin(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 250), MLTCP_YIELD_BOUND);
 	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
-	/* out of bound on a free link is no evidence: a step back */
+	/* out of bound on a free link is no evidence: it counts as free */
 	mltcp_set_yield_backoff(&ms, 2);
 	mltcp_yield_begin(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 250), MLTCP_YIELD_DRAINED);
-	assert_int_equal(mltcp_yield_backoff(&ms), 1);
-	/* one that drains within a quarter still takes a step back */
-	mltcp_set_yield_backoff(&ms, 1);
+	assert_int_equal(mltcp_yield_backoff(&ms), 2);
+	assert_int_equal(yield_drains_at(&ms, 20), 1);
+	/* one that drains within a quarter still counts as free */
+	assert_int_equal(yield_drains_at(&ms, 150), 1);
 	assert_int_equal(yield_drains_at(&ms, 150), 0);
 	/* with given marks a late drain is not judged by its length */
 	ms.flags |= MLTCP_SF_BOUNDS_GIVEN;
@@ -257,7 +272,7 @@ static void test_yield_backoff(void **state)
 
 /*
  * A flow at the deepest backoff takes no turns: F at its top through the
- * whole iteration; a yield that drains steps it back to the ramp.
+ * whole iteration; two yields in a row that drain step it back to the ramp.
  */
 static void test_no_turns_top_of_f(void **state)
 {
@@ -290,7 +305,12 @@ static void test_no_turns_top_of_f(void **state)
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_OFF, PARAMS_DEFAULT, 0, NO_BOUND, 0), ONE);
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, mltcp_params_pack(0, ONE), 0, NO_BOUND,
 					  0), ONE);
-	/* a yield that finds the link free: back to the ramp */
+	/* one yield that finds the link free keeps the top ... */
+	mltcp_yield_begin(&ms, 800000, 0);
+	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 5), MLTCP_YIELD_DRAINED);
+	assert_true(mltcp_takes_no_turns(&ms));
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), top);
+	/* ... a second in a row: back to the ramp */
 	mltcp_yield_begin(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 5), MLTCP_YIELD_DRAINED);
 	assert_false(mltcp_takes_no_turns(&ms));

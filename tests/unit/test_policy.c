@@ -183,7 +183,8 @@ static void marked_restart(struct mltcp_sock *ms, u32 mark_ms, u32 restart_ms)
  * A marked flow whose compute fills most of its gap meets a long queue,
  * then an idle link: its yields are bounded from the restart, so they hold
  * while the queue is there (the bound from the mark had run out before the
- * restart), and its backoff comes back to 0 once the link is free.
+ * restart), and its backoff comes back to 0 once the link is free, a step
+ * for every two yields.
  */
 static void test_marked_backoff_recovers(void **state)
 {
@@ -206,12 +207,12 @@ static void test_marked_backoff_recovers(void **state)
 		t += 2000;
 	}
 	assert_true(mltcp_takes_no_turns(&ms));
-	/* the link is free: each yield's first sample steps back, 3 -> 0 */
-	for (i = MLTCP_BACKOFF_MAX - 1; i >= 0; i--) {
+	/* the link is free: every second yield's first sample steps back, 3 -> 0 */
+	for (i = 2 * MLTCP_BACKOFF_MAX - 1; i >= 0; i--) {
 		marked_restart(&ms, t, t + 700);
 		assert_int_equal(mltcp_yield_step(&ms, FREE_RTT, MIN_RTT, t + 702),
 				 MLTCP_YIELD_DRAINED);
-		assert_int_equal(mltcp_yield_backoff(&ms), i);
+		assert_int_equal(mltcp_yield_backoff(&ms), (i + 1) / 2);
 		t += 2000;
 	}
 	assert_false(mltcp_takes_no_turns(&ms));
@@ -231,9 +232,12 @@ static void test_deepest_bound_judged_by_queue(void **state)
 	(void)state;
 	assert_int_equal(mltcp_set_size(&ms, 4 * MB), 0);
 	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_MAX);
-	/* a 64 ms gap: the bound is 2 ms, the first sample comes at 5 ms */
+	/* a 64 ms gap: the bound is 2 ms, the first sample comes at 5 ms: free */
 	marked_restart(&ms, 1000, 1064);
 	assert_int_equal(mltcp_yield_step(&ms, FREE_RTT, MIN_RTT, 1069), MLTCP_YIELD_DRAINED);
+	assert_true(ms.free_yield);
+	marked_restart(&ms, 1500, 1564);
+	assert_int_equal(mltcp_yield_step(&ms, FREE_RTT, MIN_RTT, 1569), MLTCP_YIELD_DRAINED);
 	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX - 1);
 	/* the same with the queue still there keeps it deepest */
 	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_MAX);
