@@ -17,6 +17,10 @@
  *   consecutive iterations from k on is within 1.10x its ideal; the
  *   cluster has settled when every job has, at the latest of those
  *   iterations' start times.
+ *
+ * report.cc writes the text; the figures are report-metrics.*'s, the
+ * targets report-targets.*'s, the plots report-plots.*'s, and how numbers
+ * are written report-format.*'s.
  */
 #ifndef MLTCP_SIM_REPORT_H
 #define MLTCP_SIM_REPORT_H
