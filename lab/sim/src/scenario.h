@@ -9,6 +9,11 @@
  * "[job NAME]" adds a job (or "count" copies of it), "[mltcp]" sets MLTCP's
  * parameters (MltcpSetParam()), "[case NAME]" starts a set of jobs of its
  * own for --check.  scenarios/README.md lists every key.
+ *
+ * scenario.cc reads the .conf (scenario-values.* its words and numbers,
+ * scenario-jobs.* its [job] sections); scenario-network.cc builds the
+ * network and places the jobs; scenario-run.cc runs a simulation and
+ * scenario-run-io.cc passes its spec and record between processes.
  */
 #ifndef MLTCP_SIM_SCENARIO_H
 #define MLTCP_SIM_SCENARIO_H
