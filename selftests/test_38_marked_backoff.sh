@@ -13,7 +13,7 @@
 #   4. and the backoff comes back to 0 while the job runs alone (22 iterations), and is
 #      0 at its last yield (mltcp_backoff_step(): two free yields in a row take a step
 #      back, 6 from the deepest; under TCG a yield now and then still sees a queue in a
-#      late sample and starts the count again: 14 and 17 yields were seen);
+#      late sample and starts the count again, so how fast is the unit tests' to pin);
 #   5. each iteration still restarts the window (mltcp_restart on all but 2 of the
 #      iterations the job completed after the stop, and at least 8 of them);
 #   6. F ramps again from the bottom once the backoff is back at 0: in some iteration
