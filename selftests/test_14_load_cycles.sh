@@ -1,9 +1,9 @@
 #!/bin/bash
 # MLTCP_LOAD_CYCLES (default 50) load/unload cycles with traffic in between: each
 # cycle loads one of the MLTCP modules (round robin, which loads the core too), runs a
-# short iperf3 transfer with it over IPv4 or IPv6, checks its socket counter is back to 0, and unloads the
-# module and the core. Afterwards nothing is loaded and the kernel log has no
-# warning (the bench also fails the run on any Oops/BUG/WARNING).
+# short iperf3 transfer with it over IPv4 or IPv6, checks its socket counter is back
+# to 0, and unloads the module and the core. Afterwards nothing is loaded and the
+# kernel log has no warning (the bench also fails the run on any Oops/BUG/WARNING).
 #
 #   NS_S[0] ── NS_RT ══ tbf 100 Mbit/s ══> NS_RR ── NS_R[0]
 . "$(dirname "$0")/lib.sh"
