@@ -129,7 +129,8 @@ enum mltcp_backoff {
  * @iters: completed iterations (given and learned), 31 bits
  * @free_yield: the last yield ended without a queue and did not step the
  *	backoff back: the next one that does steps it (mltcp_backoff_step());
- *	a bit beside @iters, as the 56 bytes hold nothing else
+ *	a bit beside @iters, as the 56 bytes hold nothing else; written where
+ *	a yield ends, on the ACK path under the socket's lock, as @iters is
  * @start_ms: when the current iteration started, in the caller's clock
  *	(milliseconds): reported (tracepoints), and the start of a learned
  *	iteration's yield (mltcp_yield_since_ms()), never used in F
