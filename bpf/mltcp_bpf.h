@@ -10,7 +10,8 @@
  *   params    ARRAY, 1 entry of struct mltcp_bpf_params: the global
  *             parameters (the module's /sys/module/mltcp/parameters).
  *             Userspace validates what it writes; the BPF side clamps
- *             whatever it reads, so a hostile update cannot do harm.
+ *             whatever it reads (bpf/mltcp_bpf_params.h), so a hostile
+ *             update cannot do harm.
  *   counters  ARRAY, one struct mltcp_bpf_counters per algorithm
  *             (enum mltcp_bpf_algo), updated atomically.  Host-wide:
  *             every network namespace's sockets, unlike the module's
@@ -18,8 +19,10 @@
  *             host reads them: the pins are 0600 in a 0700 directory (and
  *             a container does not normally see the host's bpffs).
  *   socks     SK_STORAGE of struct mltcp_bpf_sock: the MLTCP state of a
- *             socket (written by BPF only; userspace reads it by socket
- *             fd for MLTCP_SO_INFO's equivalent).
+ *             socket (written by BPF; userspace reads it by socket fd for
+ *             MLTCP_SO_INFO's equivalent).  Root can write it too, through
+ *             the bpf system call: the hooks take any bytes there without
+ *             harm to the kernel (selftests/bpf/test_07_bpf_hostile.sh).
  *   hints     SK_STORAGE of struct mltcp_bpf_hints: what the application
  *             asked for (written by userspace only, by socket fd; BPF
  *             applies a request when its generation number changes).

@@ -34,6 +34,7 @@
 
 #include "mltcp_core.h"
 #include "mltcp_bpf.h"
+#include "mltcp_bpf_params.h"
 
 /* Not in vmlinux.h (macros of the uapi and kernel headers) */
 #define SOL_TCP			6
@@ -46,7 +47,6 @@
 #define USEC_PER_SEC		1000000ULL
 #define USEC_PER_MSEC		1000ULL
 #define NSEC_PER_MSEC		1000000ULL
-#define MLTCP_BPF_HZ_DEFAULT	250U
 
 /* Kernel functions a BPF tcp_congestion_ops may call (6.1 and later) */
 extern void tcp_cong_avoid_ai(struct tcp_sock *tp, u32 w, u32 acked) __ksym;
@@ -92,34 +92,9 @@ struct mltcp_bpf_p {
 
 static __always_inline void mltcp_get_params(struct mltcp_bpf_p *p)
 {
-	u32 zero = 0, slope, icpt;
-	struct mltcp_bpf_params *m = bpf_map_lookup_elem(&params, &zero);
-	struct mltcp_globals *g = &p->g;
+	u32 zero = 0;
 
-	/* never set by a loader (hz 0): the module's defaults */
-	if (!m || !m->hz) {
-		g->fparams = mltcp_params_pack(MLTCP_SLOPE_DEFAULT, MLTCP_INTERCEPT_DEFAULT);
-		g->idle_ms = MLTCP_IDLE_MS_DEFAULT;
-		g->mode = MLTCP_MODE_LEARNED;
-		g->stagger = MLTCP_STAGGER_DEFAULT;
-		g->overrun = MLTCP_OVERRUN_DEFAULT;
-		g->decrease = true;
-		p->hz = MLTCP_BPF_HZ_DEFAULT;
-		return;
-	}
-	slope = mltcp_params_slope(m->fparams);
-	icpt = mltcp_params_intercept(m->fparams);
-	slope = min(slope, MLTCP_SLOPE_MAX);
-	icpt = clamp(icpt, MLTCP_INTERCEPT_MIN, MLTCP_INTERCEPT_MAX);
-	g->fparams = mltcp_params_pack(slope, icpt);
-	g->idle_ms = clamp(m->idle_ms, MLTCP_IDLE_MS_MIN, MLTCP_IDLE_MS_MAX);
-	/* an unknown mode is the safe one: the base algorithm */
-	g->mode = m->mode <= MLTCP_MODE_OFF ? (int)m->mode : MLTCP_MODE_OFF;
-	g->stagger = min(m->stagger, MLTCP_STAGGER_MAX);
-	/* an invalid bound is the strict one */
-	g->overrun = mltcp_overrun_valid(m->overrun) ? m->overrun : MLTCP_OVERRUN_DEFAULT;
-	g->decrease = m->decrease != 0;
-	p->hz = m->hz >= 100 && m->hz <= 1000 ? m->hz : MLTCP_BPF_HZ_DEFAULT;
+	p->hz = mltcp_bpf_params_effective(bpf_map_lookup_elem(&params, &zero), &p->g);
 }
 
 static __always_inline struct tcp_sock *tcp_sk(const struct sock *sk)

@@ -32,6 +32,7 @@
 
 #include "mltcp_core.h"
 #include "mltcp_bpf.h"
+#include "mltcp_bpf_params.h"
 #include "mltcp_bpf_info.h"
 #include "mltcp.skel.h"
 #include "mltcp_iter.skel.h"
@@ -42,7 +43,6 @@
 #endif
 
 #define BPFFS "/sys/fs/bpf"
-#define HZ_DEFAULT 250U
 
 static const char *const algo_names[MLTCP_BPF_NALGOS] = {
 	[MLTCP_BPF_RENO] = "mltcp_reno",
@@ -292,9 +292,9 @@ int mltcpctl_bpf_load(void)
 				    algo_names[i]);
 	p.hz = read_hz();
 	if (!p.hz) {
-		p.hz = HZ_DEFAULT;
+		p.hz = MLTCP_BPF_HZ_DEFAULT;
 		fprintf(stderr, "mltcpctl: bpf: load: the kernel's CONFIG_HZ is unknown (no /boot/config-*, /proc/config.gz); assuming %u\n",
-			HZ_DEFAULT);
+			MLTCP_BPF_HZ_DEFAULT);
 	}
 
 	skel = skel_open();
@@ -426,21 +426,24 @@ static int read_pinned_params(struct mltcp_bpf_params *p)
 	return 0;
 }
 
+/* What the hooks run on: the map entry as the BPF side clamps it */
 int mltcpctl_bpf_get_params(struct mltcpctl_params *out)
 {
 	struct mltcp_bpf_params p;
+	struct mltcp_globals g;
 
 	if (read_pinned_params(&p))
 		return -1;
+	mltcp_bpf_params_effective(&p, &g);
 	memset(out, 0, sizeof(*out));
 	out->abi_version = MLTCP_ABI_VERSION;
-	out->slope = mltcp_params_slope(p.fparams);
-	out->intercept = mltcp_params_intercept(p.fparams);
-	out->idle_ms = p.idle_ms;
-	out->mode = (uint8_t)p.mode;
-	out->decrease = p.decrease ? 1 : 0;
-	out->stagger = p.stagger;
-	out->overrun = mltcp_overrun_valid(p.overrun) ? p.overrun : MLTCP_OVERRUN_DEFAULT;
+	out->slope = mltcp_params_slope(g.fparams);
+	out->intercept = mltcp_params_intercept(g.fparams);
+	out->idle_ms = g.idle_ms;
+	out->mode = (uint8_t)g.mode;
+	out->decrease = g.decrease ? 1 : 0;
+	out->stagger = g.stagger;
+	out->overrun = g.overrun;
 	return 0;
 }
 
@@ -584,24 +587,11 @@ int mltcpctl_bpf_status(const struct mltcpctl_out *o)
 	return 0;
 }
 
-/* The clamped parameters the BPF side uses (mltcp_get_params() there) */
-static void clamp_params(struct mltcp_bpf_params *p)
-{
-	uint32_t slope = mltcp_params_slope(p->fparams), icpt = mltcp_params_intercept(p->fparams);
-
-	slope = slope > MLTCP_SLOPE_MAX ? MLTCP_SLOPE_MAX : slope;
-	icpt = icpt < MLTCP_INTERCEPT_MIN ? MLTCP_INTERCEPT_MIN :
-	       icpt > MLTCP_INTERCEPT_MAX ? MLTCP_INTERCEPT_MAX : icpt;
-	p->fparams = mltcp_params_pack(slope, icpt);
-	p->mode = p->mode > MLTCP_MODE_OFF ? MLTCP_MODE_OFF : p->mode;
-	p->stagger = p->stagger > MLTCP_STAGGER_MAX ? MLTCP_STAGGER_MAX : p->stagger;
-	p->overrun = mltcp_overrun_valid(p->overrun) ? p->overrun : MLTCP_OVERRUN_DEFAULT;
-}
-
 int mltcpctl_bpf_get_sockets(struct mltcpctl_sock **out, size_t *n)
 {
 	struct mltcp_bpf_sock_rec rec;
 	struct mltcp_bpf_params p;
+	struct mltcp_globals g;
 	struct mltcpctl_sock *socks = NULL, *s;
 	size_t cap = 0, cnt = 0;
 	int link, it, err = 0;
@@ -609,7 +599,7 @@ int mltcpctl_bpf_get_sockets(struct mltcpctl_sock **out, size_t *n)
 
 	if (read_pinned_params(&p))
 		return -1;
-	clamp_params(&p);
+	mltcp_bpf_params_effective(&p, &g);
 	link = open_pinned("sockets");
 	if (link < 0) {
 		errno = errno == ENOENT ? EOPNOTSUPP : errno;
@@ -648,13 +638,13 @@ int mltcpctl_bpf_get_sockets(struct mltcpctl_sock **out, size_t *n)
 		s->dport = rec.dport;
 		memcpy(s->algo, rec.algo, sizeof(s->algo));
 		s->algo[sizeof(s->algo) - 1] = '\0';
-		s->mode = (uint8_t)p.mode;
+		s->mode = (uint8_t)g.mode;
 		s->iterations = ms.iters;
 		s->bytes_this_iter = mltcp_bytes_done(rec.bytes_acked, ms.mark);
 		s->bytes_per_iter = ms.bytes_per_iter;
 		s->bytes_ratio = mltcp_ratio_q10(s->bytes_this_iter, ms.bytes_per_iter);
-		s->flags = mltcp_bpf_info_flags(&ms, (int)p.mode, p.overrun, s->bytes_this_iter);
-		s->f = mltcp_sock_f_q10(&ms, (int)p.mode, p.fparams, p.stagger, p.overrun,
+		s->flags = mltcp_bpf_info_flags(&ms, g.mode, g.overrun, s->bytes_this_iter);
+		s->f = mltcp_sock_f_q10(&ms, g.mode, g.fparams, g.stagger, g.overrun,
 					rec.bytes_acked);
 		s->cwnd = rec.cwnd;
 		s->tiebreak = ms.tiebreak;
