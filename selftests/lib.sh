@@ -112,6 +112,29 @@ ml_modprobe() {
 	at_exit "modprobe -r $name"
 }
 
+# ml_try_unload NAME: one delete_module(NAME, O_NONBLOCK), the system call itself (rmmod
+# and modprobe -r refuse in userspace when the reference count is non-zero); prints OK
+# or the errno's name (EAGAIN or EBUSY: the module is in use).
+# ml_unload NAME [SECONDS]: unloads NAME, trying every 10 ms for SECONDS (default 10)
+# while what holds it lets go; prints the last errno's name if it never did.
+ml_try_unload() { ml_unload "$1" 0; }
+ml_unload() {
+	python3 - "$1" "${2:-10}" <<'EOF'
+import ctypes, errno, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+SYS_delete_module = 176  # x86_64
+end = time.monotonic() + float(sys.argv[2])
+while True:
+    if libc.syscall(SYS_delete_module, sys.argv[1].encode(), os.O_NONBLOCK) == 0:
+        print("OK")
+        sys.exit(0)
+    if time.monotonic() >= end:
+        print(errno.errorcode.get(ctypes.get_errno(), str(ctypes.get_errno())))
+        sys.exit(1)
+    time.sleep(0.01)
+EOF
+}
+
 # ml_need_tools PROG...: sets top (the checkout), ML_BIN, ML_LIB and CTL (mltcpctl), and
 # ends the test with a failure unless mltcpctl and each PROG of ML_BIN are built.
 ml_need_tools() {
@@ -225,6 +248,17 @@ bottleneck_stats() {
 }
 
 # ---------------------------------------------------------------- traffic --------
+# ml_wait_line FILE PATTERN [SECONDS]: waits (default 30 s) for a line of FILE that
+# matches the grep PATTERN, e.g. a background program's "ready".
+ml_wait_line() {
+	local i
+	for ((i = 0; i < ${3:-30} * 10; i++)); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # wait_port NS PORT [TIMEOUT_S]: waits until something listens on TCP PORT in NS.
 wait_port() {
 	local ns=$1 port=$2 t=${3:-10} i

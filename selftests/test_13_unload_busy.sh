@@ -23,29 +23,7 @@ tap_plan $((${#algos[@]} * 5))
 RATE=100
 want=$(python3 -c "print($RATE * 1448 / 1514)")
 
-# try_unload NAME: calls delete_module(NAME, O_NONBLOCK); prints the errno name or OK.
-try_unload() {
-	python3 - "$1" <<'EOF'
-import ctypes, errno, os, sys
-libc = ctypes.CDLL(None, use_errno=True)
-SYS_delete_module = 176  # x86_64
-r = libc.syscall(SYS_delete_module, sys.argv[1].encode(), os.O_NONBLOCK)
-print("OK" if r == 0 else errno.errorcode.get(ctypes.get_errno(), str(ctypes.get_errno())))
-EOF
-}
 is_busy() { case $1 in EBUSY | EAGAIN | EWOULDBLOCK) return 0 ;; esac; return 1; }
-
-# unload_when_idle NAME: unloads NAME, retrying for up to 10 s while sockets close.
-unload_when_idle() {
-	local r
-	for _ in $(seq 50); do
-		r=$(try_unload "$1")
-		[ "$r" = OK ] && return 0
-		sleep 0.2
-	done
-	echo "$1: $r" >&2
-	return 1
-}
 
 for m in "${algos[@]}" mltcp; do
 	[ -d "/sys/module/$m" ] && modprobe -r "$m" 2>/dev/null
@@ -65,8 +43,8 @@ for algo in "${algos[@]}"; do
 		sleep 0.1
 	done
 	sleep 1
-	r_algo=$(try_unload "$algo")
-	r_core=$(try_unload mltcp)
+	r_algo=$(ml_try_unload "$algo")
+	r_core=$(ml_try_unload mltcp)
 	diag "$algo: connection up=$up; delete_module($algo): $r_algo, delete_module(mltcp): $r_core"
 	[ $up = 1 ] && is_busy "$r_algo" && [ -d "/sys/module/$algo" ]
 	tap_result "unloading $algo while a connection uses it fails ($r_algo)" $?
@@ -83,7 +61,7 @@ for algo in "${algos[@]}"; do
 		at_least "${slowest:-0}" "$(awk -v w="$want" 'BEGIN { print w / 2 }')"
 	tap_result "the $algo connection keeps the link busy through the attempts (${g:-?} Mbit/s, no second below ${slowest:-?})" $?
 
-	tap_check "after the connection closed, $algo unloads" unload_when_idle "$algo"
-	tap_check "then the core mltcp unloads" unload_when_idle mltcp
+	tap_check "after the connection closed, $algo unloads" ml_unload "$algo"
+	tap_check "then the core mltcp unloads" ml_unload mltcp
 done
 tap_done

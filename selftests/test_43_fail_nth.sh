@@ -1,0 +1,93 @@
+#!/bin/bash
+# Allocation failures on the control paths (mltcp-failnth): each kernel allocation of
+# an operation is made to fail in turn (/proc/thread-self/fail-nth with failslab), and
+# the operation must then fail with ENOMEM or ENOBUFS and change nothing:
+#  - netlink: parameters read and set (a failed set leaves idle_ms as it was), the
+#    socket and counters dumps (one that ends without error is complete);
+#  - the per-socket options, and a switch of a connection to mltcp_reno by
+#    TCP_CONGESTION (the socket runs the algorithm the result says);
+#  - a new network namespace (the modules' per-namespace memory);
+#  - registration: loading the core, then mltcp_reno, mltcp_cubic and mltcp_dctcp
+#    (after a failure the module is not loaded; each load that succeeds unloads).
+# Whatever an allocation failure leaves behind is kmemleak's to find, in
+# scripts/debug-guest's scan after the selftests.
+#
+# Debian's kernels have no fault injection: there, each operation runs once without
+# a fault and the injection is reported as a skip; make check-debug's kernel has it,
+# and scripts/debug-guest sets MLTCP_REQUIRE_FAULT_INJECTION=1 so that it cannot skip.
+#
+#   [ NS: lo ]  mltcp-failnth's loopback connections (mltcp_reno and reno)
+. "$(dirname "$0")/lib.sh"
+
+ml_need_tools mltcp-failnth mltcpctl
+ops=(get-params set-params dump-sockets dump-counters sockopt switch netns)
+mods=(mltcp mltcp_reno mltcp_cubic mltcp_dctcp)
+tap_plan $((${#ops[@]} + ${#mods[@]} + 1))
+for m in mltcp_reno mltcp_cubic mltcp_dctcp mltcp; do
+	[ -d "/sys/module/$m" ] && modprobe -r "$m" 2>/dev/null
+done
+[ -d /sys/module/mltcp ] && bail "the modules unload before the test (something still uses them)"
+ml_netns NS lo || bail "network namespace"
+ml_sysctl_restore net.ipv4.tcp_allowed_congestion_control
+tmp=$(mktemp -d)
+at_exit "rm -rf $tmp"
+
+fi=/sys/kernel/debug/failslab
+if [ -w /proc/self/fail-nth ] && [ -d $fi ]; then
+	inject=1
+	# sleeping allocations too (GFP_KERNEL is most of them), quietly: the stack of
+	# every injected failure in the log would be tens of thousands of lines
+	for k in ignore-gfp-wait verbose; do
+		at_exit "echo $(cat $fi/$k) >$fi/$k"
+	done
+	echo N >$fi/ignore-gfp-wait && echo 0 >$fi/verbose || bail "failslab set up in $fi"
+	args=()
+else
+	inject=0
+	[ "${MLTCP_REQUIRE_FAULT_INJECTION:-0}" = 1 ] &&
+		bail "the kernel has fault injection (/proc/self/fail-nth, $fi)"
+	args=(-m 0) # each operation once, without a fault
+fi
+why="kernel $(uname -r) without CONFIG_FAULT_INJECTION_DEBUG_FS and FAILSLAB (make check-debug)"
+
+# result DESC OUT RC: one TAP line from mltcp-failnth's last line
+result() {
+	local desc=$1 out=$2 rc=$3 last points
+	last=$(tail -n 1 <<<"$out")
+	grep '^unclean' <<<"$out" | head -n 20 | diag_stream
+	points=$(awk '{ for (i = 1; i < NF; i++) if ($i == "points") print $(i + 1) }' <<<"$last")
+	if [ $inject = 1 ]; then
+		[ "$rc" = 0 ] && [ -n "$points" ]
+		tap_result "$desc: $last" $?
+	elif [ "$rc" = 0 ] && [ "$points" = 0 ] && [[ $last == *" ok 1 "* ]]; then
+		skip "$desc (ran once without a fault: $last)" "$why"
+	else
+		not_ok "$desc: $last (exit $rc)"
+	fi
+}
+
+ml_modprobe mltcp_reno || bail "mltcp_reno loads"
+sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n \
+	net.ipv4.tcp_allowed_congestion_control) mltcp_reno"
+before=$("$CTL" -j show | jq -c '{slope, intercept, mode, idle_ms}')
+for op in "${ops[@]}"; do
+	out=$(in_ns "$NS" timeout 1200 "$ML_BIN/mltcp-failnth" "${args[@]}" "$op" 2>&1)
+	result "$op: every allocation failure fails cleanly" "$out" $?
+done
+"$CTL" set idle_ms "$(jq .idle_ms <<<"$before")" >/dev/null
+after=$("$CTL" -j show | jq -c '{slope, intercept, mode, idle_ms}')
+[ "$before" = "$after" ]
+tap_result "the parameters are as before ($after)" $?
+
+# Registration: each module loaded by finit_module, its dependencies already there.
+modprobe -r mltcp_reno mltcp 2>/dev/null
+for m in "${mods[@]}"; do
+	ko=$(modinfo -n "$m" 2>/dev/null) || bail "modinfo -n $m"
+	[ "$m" != mltcp ] && { modprobe mltcp || bail "mltcp loads"; }
+	out=$(timeout 1200 "$ML_BIN/mltcp-failnth" "${args[@]}" load "$ko" 2>&1)
+	rc=$?
+	[ -d "/sys/module/$m" ] && { out+=$'\n'"unclean: $m is still loaded"; rc=1; }
+	result "load $m: every allocation failure fails the load cleanly" "$out" $rc
+done
+modprobe -r mltcp 2>/dev/null
+tap_done
