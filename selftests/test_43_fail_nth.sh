@@ -2,13 +2,17 @@
 # Allocation failures on the control paths (mltcp-failnth): each kernel allocation of
 # an operation is made to fail in turn (/proc/thread-self/fail-nth with failslab), and
 # the operation must then fail with ENOMEM or ENOBUFS and change nothing:
-#  - netlink: parameters read and set (a failed set leaves idle_ms as it was), the
+#  - netlink: parameters read and set (a failed set leaves idle_ms as it was; ENOBUFS
+#    can also be netlink's "the answer was lost", after a set that was done), the
 #    socket and counters dumps (one that ends without error is complete);
 #  - the per-socket options, and a switch of a connection to mltcp_reno by
 #    TCP_CONGESTION (the socket runs the algorithm the result says);
 #  - a new network namespace (the modules' per-namespace memory);
 #  - registration: loading the core, then mltcp_reno, mltcp_cubic and mltcp_dctcp
-#    (after a failure the module is not loaded; each load that succeeds unloads).
+#    (after a failure, with whatever errno the kernel's loader gives, the module is
+#    not loaded; a load that succeeds offers what the module registers, and unloads).
+# The per-socket paths (options, switch) allocate nothing: there "points 0" is the
+# answer.
 # Whatever an allocation failure leaves behind is kmemleak's to find, in
 # scripts/debug-guest's scan after the selftests.
 #

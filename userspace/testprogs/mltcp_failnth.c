@@ -25,12 +25,16 @@
  *                  the algorithm it ran
  *   netns          unshare(CLONE_NEWNET) in a child (the modules' per
  *                  namespace memory): it succeeds or fails, nothing else
- *   load           finit_module(MODULE.ko): after a failure the module is
- *                  not loaded; after a success it is unloaded again
+ *   load           finit_module(MODULE.ko): after a failure (with whatever
+ *                  errno the kernel's loader gives) the module is not
+ *                  loaded; after a success it offers what it registers
+ *                  (the core: parameters and netlink family; an algorithm:
+ *                  its name) and unloads again
  *
  * A failed operation must fail with ENOMEM or ENOBUFS (the errnos an
- * allocation failure gives); anything else, or a broken post-condition,
- * is printed as "unclean N ...".  The last line is
+ * allocation failure gives; a netlink ENOBUFS can also mean that only the
+ * kernel's answer was lost, the request done); anything else, or a broken
+ * post-condition, is printed as "unclean N ...".  The last line is
  *
  *	OP points P ok A failed F unclean U
  *
@@ -151,6 +155,37 @@ struct ctx {
 	char modname[64];
 };
 
+/*
+ * A module that loaded offers what it registers: the core its parameters
+ * and netlink family, an algorithm its name to TCP_CONGESTION.
+ */
+static bool module_works(const char *name)
+{
+	char list[1024] = "", word[64];
+	const char *p = list;
+	struct nlraw *nl;
+	FILE *f;
+	int n;
+
+	if (!strcmp(name, "mltcp")) {
+		nl = nlraw_open();
+		nlraw_close(nl);
+		return nl && read_idle_ms() > 0;
+	}
+	f = fopen("/proc/sys/net/ipv4/tcp_available_congestion_control", "r");
+	if (!f)
+		return false;
+	if (!fgets(list, sizeof(list), f))
+		list[0] = '\0';
+	fclose(f);
+	while (sscanf(p, "%63s%n", word, &n) == 1) {
+		if (!strcmp(word, name))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
 static uint8_t dump_cmd(const char *op)
 {
 	return !strcmp(op, "dump-sockets") ? MLTCP_CMD_GET_SOCKETS : MLTCP_CMD_GET_COUNTERS;
@@ -177,8 +212,15 @@ static int run_op(const char *op, struct ctx *c, unsigned int n, const char **un
 		if (ms == old)
 			ms++;
 		err = nl_request(n, MLTCP_CMD_SET_PARAMS, 0, ms, NULL);
-		if (err > 0 && read_idle_ms() != old)
+		/*
+		 * ENOBUFS is netlink's "an answer was lost": the kernel could
+		 * not allocate its acknowledgement, so the request may have
+		 * been carried out; every other error must change nothing.
+		 */
+		if (err > 0 && err != ENOBUFS && read_idle_ms() != old)
 			*unclean = "a failed request changed idle_ms";
+		if (err == ENOBUFS && read_idle_ms() != old && read_idle_ms() != ms)
+			*unclean = "idle_ms is neither the old value nor the new";
 		if (!err && read_idle_ms() != ms)
 			*unclean = "a request that succeeded did not set idle_ms";
 	} else if (!strncmp(op, "dump-", 5)) {
@@ -217,6 +259,13 @@ static int run_op(const char *op, struct ctx *c, unsigned int n, const char **un
 		if (pid < 0)
 			return -1;
 		if (!pid) {
+			/* the inherited descriptor is the parent thread's file */
+			if (fail_fd >= 0) {
+				close(fail_fd);
+				fail_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+				if (fail_fd < 0)
+					_exit(254);
+			}
 			inject(n);
 			err = unshare(CLONE_NEWNET) < 0 ? errno : 0;
 			disarm();
@@ -226,6 +275,8 @@ static int run_op(const char *op, struct ctx *c, unsigned int n, const char **un
 		if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
 			return -1;
 		err = WEXITSTATUS(status);
+		if (err == 254)
+			return -1;
 		hit = err != 255;
 		if (!hit)
 			err = 0;
@@ -242,8 +293,11 @@ static int run_op(const char *op, struct ctx *c, unsigned int n, const char **un
 		snprintf(path, sizeof(path), "/sys/module/%s", c->modname);
 		if (err && !access(path, F_OK))
 			*unclean = "after a failed load the module is there";
+		if (!err && !module_works(c->modname))
+			*unclean = "a module that loaded does not offer what it registers";
 		if (!err && syscall(SYS_delete_module, c->modname, O_NONBLOCK) < 0)
 			*unclean = "the module that loaded does not unload";
+
 	} else {
 		errno = EINVAL;
 		return -1;
@@ -314,7 +368,8 @@ int main(int argc, char **argv)
 			ok++;
 		} else {
 			failed++;
-			if (err != ENOMEM && err != ENOBUFS && !why)
+			/* the kernel's module loader gives errnos of its own (EIO, ELOOP) */
+			if (err != ENOMEM && err != ENOBUFS && strcmp(op, "load") && !why)
 				why = "failed with an errno an allocation failure does not give";
 		}
 		if (why) {
