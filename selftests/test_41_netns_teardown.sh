@@ -37,11 +37,14 @@ base=$(host_sockets) || bail "mltcpctl -j show --host"
 
 # The processes run under ip netns exec, which execs them: $! is the process itself,
 # which kill then reaches (in_ns would put a subshell in between).
-# The receiver: accepts and keeps every connection, reads nothing.
+# The receiver: accepts and keeps every connection, reads nothing, with a small window.
 ip netns exec "$R" python3 -c '
 import socket, sys
 l = socket.socket()
 l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+# a small window, which the unread data closes: what the senders still hold stays
+# unsent (an orphan whose data all fit would finish before the teardown)
+l.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
 l.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b"mltcp_cubic")
 l.bind(("0.0.0.0", int(sys.argv[1]))); l.listen(64)
 print("listening", flush=True)
