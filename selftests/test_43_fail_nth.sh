@@ -7,7 +7,8 @@
 #    socket and counters dumps (one that ends without error is complete);
 #  - the per-socket options, and a switch of a connection to mltcp_reno by
 #    TCP_CONGESTION (the socket runs the algorithm the result says);
-#  - a new network namespace (the modules' per-namespace memory);
+#  - a new network namespace (the modules' per-namespace memory; the namespace's setup
+#    fails with errnos of its own, ENODEV or ENFILE as well);
 #  - registration: loading the core, then mltcp_reno, mltcp_cubic and mltcp_dctcp
 #    (after a failure, with whatever errno the kernel's loader gives, the module is
 #    not loaded; a load that succeeds offers what the module registers, and unloads).

@@ -24,7 +24,8 @@
  *                  connection and back: after a failure the socket runs
  *                  the algorithm it ran
  *   netns          unshare(CLONE_NEWNET) in a child (the modules' per
- *                  namespace memory): it succeeds or fails, nothing else
+ *                  namespace memory): it succeeds or fails, with whatever
+ *                  errno the kernel's namespace setup gives
  *   load           finit_module(MODULE.ko): after a failure (with whatever
  *                  errno the kernel's loader gives) the module is not
  *                  loaded; after a success it offers what it registers
@@ -368,8 +369,13 @@ int main(int argc, char **argv)
 			ok++;
 		} else {
 			failed++;
-			/* the kernel's module loader gives errnos of its own (EIO, ELOOP) */
-			if (err != ENOMEM && err != ENOBUFS && strcmp(op, "load") && !why)
+			/*
+			 * The kernel's module loader and its namespace setup
+			 * give errnos of their own (EIO, ELOOP; EEXIST, ENODEV,
+			 * ENFILE, ...) for a failed allocation.
+			 */
+			if (err != ENOMEM && err != ENOBUFS && strcmp(op, "load") &&
+			    strcmp(op, "netns") && !why)
 				why = "failed with an errno an allocation failure does not give";
 		}
 		if (why) {
