@@ -10,7 +10,8 @@
 #    and set a parameter. Every unload succeeds within 10 s of its first attempt (a call
 #    in progress holds the module only for its length); every option call that failed
 #    failed with an errno libmltcp documents for a module that is not there or a socket
-#    that is not on MLTCP; the option calls succeeded in some rounds and found no module
+#    that is not on MLTCP (TCP_CONGESTION: ENOENT, or EBUSY while the module unloads);
+#    the option calls succeeded in some rounds and found no module
 #    in others (the race was run); mltcpctl never died of a signal.
 # The kernel's own reports (use after free of an unloaded module's code or data,
 # lockdep) fail the run in scripts/vm-run and under the debug kernel.
