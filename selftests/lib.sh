@@ -248,6 +248,30 @@ bottleneck_stats() {
 }
 
 # ---------------------------------------------------------------- traffic --------
+# ml_spawn NAME NS CMD...: runs CMD in NS in the background under ip netns exec, which
+# execs it: SPAWN_PID[NAME] is CMD itself, which kill reaches (in_ns would put a
+# subshell in between). Its stdin is a FIFO whose write end is the descriptor
+# SPAWN_IN[NAME] (echo a line to it; ml_spawn_close NAME gives CMD its EOF), its
+# stdout and stderr the file SPAWN_OUT[NAME] (ml_wait_line reads it). Killed on exit.
+declare -A SPAWN_PID SPAWN_IN SPAWN_OUT
+_spawn_dir=
+ml_spawn() {
+	local name=$1 ns=$2 fd
+	shift 2
+	if [ -z "$_spawn_dir" ]; then
+		_spawn_dir=$(mktemp -d) || return 1
+		at_exit "rm -rf $_spawn_dir"
+	fi
+	mkfifo "$_spawn_dir/$name.in" || return 1
+	SPAWN_OUT[$name]=$_spawn_dir/$name.out
+	ip netns exec "$ns" "$@" <"$_spawn_dir/$name.in" >"${SPAWN_OUT[$name]}" 2>&1 &
+	SPAWN_PID[$name]=$!
+	exec {fd}>"$_spawn_dir/$name.in"
+	SPAWN_IN[$name]=$fd
+	at_exit "kill -9 ${SPAWN_PID[$name]}"
+}
+ml_spawn_close() { eval "exec ${SPAWN_IN[$1]}>&-"; }
+
 # ml_wait_line FILE PATTERN [SECONDS]: waits (default 30 s) for a line of FILE that
 # matches the grep PATTERN, e.g. a background program's "ready".
 ml_wait_line() {

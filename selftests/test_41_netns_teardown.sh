@@ -28,17 +28,13 @@ tap_plan 8
 for m in mltcp_reno mltcp_cubic; do ml_modprobe "$m" || bail "$m loads"; done
 dumbbell_setup 100 tbf 1 || bail "dumbbell topology"
 S=${NS_S[0]} R=${NS_R[0]} DST=${RCV_IP4[0]} PORT=5301
-tmp=$(mktemp -d)
-at_exit "rm -rf $tmp"
 
 # host_sockets: MLTCP sockets of every namespace (root, initial namespace)
 host_sockets() { "$CTL" -j show --host | jq '[.algorithms[].sockets] | add'; }
 base=$(host_sockets) || bail "mltcpctl -j show --host"
 
-# The processes run under ip netns exec, which execs them: $! is the process itself,
-# which kill then reaches (in_ns would put a subshell in between).
 # The receiver: accepts and keeps every connection, reads nothing, with a small window.
-ip netns exec "$R" python3 -c '
+ml_spawn receiver "$R" python3 -c '
 import socket, sys
 l = socket.socket()
 l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -51,16 +47,13 @@ print("listening", flush=True)
 held = []
 while True:
     held.append(l.accept()[0])
-' "$PORT" >"$tmp/receiver" 2>&1 &
-receiver=$!
-at_exit "kill -9 $receiver"
-ml_wait_line "$tmp/receiver" '^listening' || bail "the receiver listens"
+' "$PORT"
+ml_wait_line "${SPAWN_OUT[receiver]}" '^listening' || bail "the receiver listens"
 
 # The sender, in NS_S: 4 established connections with their send buffers full, 2
 # shut down for writing, 2 closed with data unsent (orphans). On "leave" it moves to
 # the initial namespace with the established ones; on EOF or "quit" it exits.
-mkfifo "$tmp/sender.in"
-ip netns exec "$S" python3 -c '
+ml_spawn sender "$S" python3 -c '
 import ctypes, os, socket, sys
 dst, port = sys.argv[1], int(sys.argv[2])
 def connect(algo):
@@ -101,20 +94,16 @@ for line in sys.stdin:
         print("left", sum(1 for st in states if st == 1), flush=True)
     elif line.strip() == "quit":
         break
-' "$DST" "$PORT" <"$tmp/sender.in" >"$tmp/sender" 2>&1 &
-sender=$!
-exec {to_sender}>"$tmp/sender.in"
-at_exit "kill -9 $sender"
+' "$DST" "$PORT"
 
-ml_wait_line "$tmp/sender" '^ready' || { cat "$tmp/sender" "$tmp/receiver" | diag_stream; bail "the sender's connections are up"; }
+ml_wait_line "${SPAWN_OUT[sender]}" '^ready' || {
+	cat "${SPAWN_OUT[sender]}" "${SPAWN_OUT[receiver]}" | diag_stream
+	bail "the sender's connections are up"
+}
 
 # mltcp-hold's 64 loopback connections make the dump longer than one page.
-mkfifo "$tmp/hold.in" "$tmp/dump.in"
-ip netns exec "$S" "$ML_BIN/mltcp-hold" -a mltcp_cubic -n 64 <"$tmp/hold.in" >"$tmp/hold" 2>&1 &
-hold=$!
-exec {to_hold}>"$tmp/hold.in"
-at_exit "kill -9 $hold"
-ml_wait_line "$tmp/hold" '^ready' || bail "mltcp-hold's connections are up"
+ml_spawn hold "$S" "$ML_BIN/mltcp-hold" -a mltcp_cubic -n 64
+ml_wait_line "${SPAWN_OUT[hold]}" '^ready' || bail "mltcp-hold's connections are up"
 
 # The sender's side as ss sees it: state and congestion control of each connection
 ss_states() {
@@ -142,14 +131,12 @@ for ns in "$S" "$R"; do
 	at_exit "kill -9 $!"
 	dumpers+=("$!")
 done
-ip netns exec "$S" "$ML_BIN/mltcp-slowdump" -c sockets <"$tmp/dump.in" >"$tmp/dump" 2>&1 &
-slowdump=$!
-exec {to_dump}>"$tmp/dump.in"
-at_exit "kill -9 $slowdump"
-ml_wait_line "$tmp/dump" '^first' || bail "mltcp-slowdump read the dump's first page"
-first=$(awk '$1 == "first" { print $2 }' "$tmp/dump")
+ml_spawn dump "$S" "$ML_BIN/mltcp-slowdump" -c sockets
+dump=${SPAWN_OUT[dump]}
+ml_wait_line "$dump" '^first' || bail "mltcp-slowdump read the dump's first page"
+first=$(awk '$1 == "first" { print $2 }' "$dump")
 # still in flight: mltcp-slowdump waits for "go" only when the dump has more pages
-grep -qE '^(done|error)' "$tmp/dump" && inflight=0 || inflight=1
+grep -qE '^(done|error)' "$dump" && inflight=0 || inflight=1
 
 # The teardown: no path, the owner of the established connections leaves, every
 # process in the namespaces dies, the namespaces are deleted. Set only now (the
@@ -157,11 +144,11 @@ grep -qE '^(done|error)' "$tmp/dump" && inflight=0 || inflight=1
 # one unanswered probe, FIN-WAIT-2 lasts 2 s.
 in_ns "$S" sysctl -qw net.ipv4.tcp_orphan_retries=1 net.ipv4.tcp_fin_timeout=2
 in_ns "$S" ip link set eth0 down
-echo leave >&"$to_sender"
-ml_wait_line "$tmp/sender" '^left\|^setns' || bail "the sender answered"
-left=$(awk '$1 == "left" { print $2 }' "$tmp/sender")
-kill -9 "$hold" "$receiver" "${dumpers[@]}"
-wait "$hold" "$receiver" "${dumpers[@]}" 2>/dev/null
+echo leave >&"${SPAWN_IN[sender]}"
+ml_wait_line "${SPAWN_OUT[sender]}" '^left\|^setns' || bail "the sender answered"
+left=$(awk '$1 == "left" { print $2 }' "${SPAWN_OUT[sender]}")
+kill -9 "${SPAWN_PID[hold]}" "${SPAWN_PID[receiver]}" "${dumpers[@]}"
+wait "${SPAWN_PID[hold]}" "${SPAWN_PID[receiver]}" "${dumpers[@]}" 2>/dev/null
 "$_topology" down "$_ns_prefix" "${_dumbbell[@]}" >/dev/null 2>&1
 gone=1
 for ns in $(ip netns list | awk '{ print $1 }'); do
@@ -170,19 +157,19 @@ done
 [ "${left:-0}" = 4 ] && [ $gone = 1 ]
 tap_result "the namespaces are deleted while the sender, gone to the initial namespace, keeps its 4 connections established (${left:-none})" $?
 
-echo go >&"$to_dump"
-ml_wait_line "$tmp/dump" '^done\|^error'
-end=$(grep -E '^(done|error)' "$tmp/dump")
+echo go >&"${SPAWN_IN[dump]}"
+ml_wait_line "$dump" '^done\|^error'
+end=$(grep -E '^(done|error)' "$dump")
 diag "mltcp-slowdump: first page $first sockets, then: ${end:-nothing}"
 [ $inflight = 1 ] && [[ $end == "done "* ]] && [ "${end#done }" -ge "$first" ]
 tap_result "the socket dump held open after its first page ($first sockets) across the teardown reads to its end (${end:-no end})" $?
-exec {to_dump}>&-
-wait "$slowdump"
+ml_spawn_close dump
+wait "${SPAWN_PID[dump]}"
 tap_result "mltcp-slowdump exits 0" $?
 
-echo quit >&"$to_sender"
-exec {to_sender}>&-
-wait "$sender"
+echo quit >&"${SPAWN_IN[sender]}"
+ml_spawn_close sender
+wait "${SPAWN_PID[sender]}"
 tap_result "the sender closes its connections and exits" $?
 
 now=

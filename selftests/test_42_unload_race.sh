@@ -33,22 +33,16 @@ at_exit "rm -rf $tmp"
 
 # ---- a dump held open keeps the core loaded
 modprobe mltcp_reno || bail "mltcp_reno loads"
-mkfifo "$tmp/hold.in" "$tmp/dump.in"
-ip netns exec "$NS" "$ML_BIN/mltcp-hold" -a mltcp_reno -n 64 <"$tmp/hold.in" >"$tmp/hold" 2>&1 &
-hold=$!
-exec {to_hold}>"$tmp/hold.in"
-at_exit "kill -9 $hold"
-ml_wait_line "$tmp/hold" '^ready' || bail "mltcp-hold's 64 connections are up"
-ip netns exec "$NS" "$ML_BIN/mltcp-slowdump" -c sockets <"$tmp/dump.in" >"$tmp/dump" 2>&1 &
-slowdump=$!
-exec {to_dump}>"$tmp/dump.in"
-at_exit "kill -9 $slowdump"
-ml_wait_line "$tmp/dump" '^first' || bail "mltcp-slowdump read the first page of a socket dump"
-grep -qE '^(done|error)' "$tmp/dump" && inflight=0 || inflight=1
+ml_spawn hold "$NS" "$ML_BIN/mltcp-hold" -a mltcp_reno -n 64
+ml_wait_line "${SPAWN_OUT[hold]}" '^ready' || bail "mltcp-hold's 64 connections are up"
+ml_spawn dump "$NS" "$ML_BIN/mltcp-slowdump" -c sockets
+dump=${SPAWN_OUT[dump]}
+ml_wait_line "$dump" '^first' || bail "mltcp-slowdump read the first page of a socket dump"
+grep -qE '^(done|error)' "$dump" && inflight=0 || inflight=1
 # the sockets go, the dump stays
-echo quit >&"$to_hold"
-exec {to_hold}>&-
-wait "$hold"
+echo quit >&"${SPAWN_IN[hold]}"
+ml_spawn_close hold
+wait "${SPAWN_PID[hold]}"
 ml_unload mltcp_reno >"$tmp/r_algo"
 r_algo=$?
 r_core=$(ml_try_unload mltcp)
@@ -56,14 +50,14 @@ diag "with the dump open: mltcp_reno unloaded: exit $r_algo $(cat "$tmp/r_algo")
 [ $inflight = 1 ] && [ $r_algo = 0 ] && [[ $r_core == EBUSY || $r_core == EAGAIN ]] &&
 	[ -d /sys/module/mltcp ]
 tap_result "while a socket dump is open the core cannot unload ($r_core); mltcp_reno can once its sockets closed" $?
-echo go >&"$to_dump"
-exec {to_dump}>&-
-ml_wait_line "$tmp/dump" '^done\|^error'
-wait "$slowdump"
+echo go >&"${SPAWN_IN[dump]}"
+ml_spawn_close dump
+ml_wait_line "$dump" '^done\|^error'
+wait "${SPAWN_PID[dump]}"
 rc=$?
-end=$(grep -E '^(done|error)' "$tmp/dump")
+end=$(grep -E '^(done|error)' "$dump")
 [ $rc = 0 ] && [[ $end == "done "* ]]
-tap_result "the dump is read to its end ($(head -n 1 "$tmp/dump"), then ${end:-nothing}; exit $rc)" $?
+tap_result "the dump is read to its end ($(head -n 1 "$dump"), then ${end:-nothing}; exit $rc)" $?
 tap_check "then the core unloads" ml_unload mltcp
 
 # ---- the rounds, with the racers running all along
