@@ -5,21 +5,33 @@
 #
 #   sudo selftests/run.sh [PATTERN...]     (PATTERN: substring of a test's name;
 #                                           also MLTCP_TEST_FILTER)
+# MLTCP_TEST_EXCLUDE (patterns as above) leaves out the tests it matches; each one
+# left out is named in a TAP comment.
 # MLTCP_TEST_TIMEOUT (default 600) limits each test in seconds. MLTCP_SELFTEST_DIR
 # runs the tests of another directory (the bench's own tests use it).
 set -u
 here=${MLTCP_SELFTEST_DIR:-$(cd "$(dirname "$0")" && pwd)}
 filters=("$@")
 [ ${#filters[@]} = 0 ] && [ -n "${MLTCP_TEST_FILTER:-}" ] && read -ra filters <<<"$MLTCP_TEST_FILTER"
+excludes=()
+[ -n "${MLTCP_TEST_EXCLUDE:-}" ] && read -ra excludes <<<"$MLTCP_TEST_EXCLUDE"
+
+# matches NAME PATTERN...: NAME contains one of the patterns.
+matches() {
+	local name=$1 f
+	shift
+	for f in "$@"; do [[ $name == *"$f"* ]] && return 0; done
+	return 1
+}
 
 echo "# selftests on $(uname -r), $(nproc) CPUs"
 failed=0
 for t in "$here"/test_*.sh; do
 	name=$(basename "$t" .sh)
-	if [ ${#filters[@]} -gt 0 ]; then
-		match=0
-		for f in "${filters[@]}"; do [[ $name == *"$f"* ]] && match=1; done
-		[ $match = 1 ] || continue
+	[ ${#filters[@]} -gt 0 ] && ! matches "$name" "${filters[@]}" && continue
+	if [ ${#excludes[@]} -gt 0 ] && matches "$name" "${excludes[@]}"; then
+		echo "# ===== $name: left out (MLTCP_TEST_EXCLUDE)"
+		continue
 	fi
 	echo "# ===== $name"
 	out=$(mktemp)
