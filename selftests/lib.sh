@@ -283,6 +283,27 @@ ml_wait_line() {
 	return 1
 }
 
+# ml_poll_while PID CMD...: runs CMD every 0.2 s for as long as process PID runs;
+# succeeds as soon as CMD does, fails once PID has ended. The poll is bounded by what
+# it watches (a client's connection), not by a fixed time, which a slow guest (the
+# debug kernel) can overrun before the connection shows.
+ml_poll_while() {
+	local pid=$1
+	shift
+	while kill -0 "$pid" 2>/dev/null; do
+		"$@" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# ss_shows_algo NS ALGO: ss -ti in NS shows an established connection on ALGO with
+# its cwnd.
+ss_shows_algo() {
+	in_ns "$1" ss -tin state established |
+		grep -E "(^|[[:space:]])$2[[:space:]].*cwnd:[0-9]+" -q
+}
+
 # wait_port NS PORT [TIMEOUT_S]: waits until something listens on TCP PORT in NS.
 wait_port() {
 	local ns=$1 port=$2 t=${3:-10} i

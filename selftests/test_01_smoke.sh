@@ -18,16 +18,9 @@ iperf_start_server "${NS_R[0]}" || bail "iperf3 server"
 in_ns "${NS_S[0]}" iperf3 -c "${RCV_IP4[0]}" -p "$IPERF_PORT" -t 4 -C mltcp_reno >/dev/null 2>&1 &
 client=$!
 at_exit "kill $client"
-# Polled for as long as the client runs, not for a fixed time: on a slow guest (the
-# debug kernel) the connection may appear only seconds after iperf3 starts.
+shows_reno() { in_ns "${NS_S[0]}" ss -tin "dst ${RCV_IP4[0]}" | grep -q 'mltcp_reno'; }
 seen=0
-while kill -0 "$client" 2>/dev/null; do
-	if in_ns "${NS_S[0]}" ss -tin "dst ${RCV_IP4[0]}" | grep -q 'mltcp_reno'; then
-		seen=1
-		break
-	fi
-	sleep 0.2
-done
+ml_poll_while "$client" shows_reno && seen=1
 wait "$client"
 rc=$?
 [ $seen = 1 ] && [ $rc = 0 ]

@@ -24,13 +24,7 @@ flow_shows_algo() {
 	iperf_start_server "$rns" || return 1
 	in_ns "$ns" iperf3 -c "$dst" -p "$IPERF_PORT" -t 3 "$@" >/dev/null 2>&1 &
 	client=$!
-	for _ in $(seq 40); do
-		sleep 0.2
-		if in_ns "$ns" ss -tin state established | grep -E "(^|[[:space:]])$algo[[:space:]].*cwnd:[0-9]+" -q; then
-			seen=1
-			break
-		fi
-	done
+	ml_poll_while "$client" ss_shows_algo "$ns" "$algo" && seen=1
 	wait "$client" || { echo "iperf3 failed" >&2; return 1; }
 	[ $seen = 1 ] || { echo "ss -ti never showed $algo" >&2; return 1; }
 }

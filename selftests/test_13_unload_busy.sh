@@ -38,10 +38,7 @@ for algo in "${algos[@]}"; do
 		iperf_goodput_mbit "${NS_S[0]}" "${RCV_IP4[0]}" -C "$algo" >"$tmp/g" &
 	client=$!
 	up=0
-	for _ in $(seq 50); do
-		in_ns "${NS_S[0]}" ss -tin state established | grep -qw "$algo" && { up=1; break; }
-		sleep 0.1
-	done
+	ml_poll_while "$client" ss_shows_algo "${NS_S[0]}" "$algo" && up=1
 	sleep 1
 	r_algo=$(ml_try_unload "$algo")
 	r_core=$(ml_try_unload mltcp)
