@@ -88,6 +88,9 @@ make --no-print-directory -s -C lab/sim BUILD="$BUILD" test 2>&1 |
 stage "[sim] the fast scenario: the compatible dumbbell pair converges under MLTCP where stock\
  lost, no job of the incompatible pair over 1.10x its stock time" \
 	"$BUILD/sim/mltcp-sim" --check lab/sim/scenarios/check.conf
+stage "[sim] three Reno jobs behind a tail-drop FIFO converge under MLTCP (its window restart\
+ takes them apart) where stock lost" \
+	"$BUILD/sim/mltcp-sim" --check lab/sim/scenarios/check-restart.conf
 say "# ===== the DDP benchmark's report and grid checks (recorded results, host)"
 stream lab/tests/test-bench-reports.sh || true
 say "# ===== each caller's topology against its recorded dump (selftests/topology.sh, host)"
