@@ -125,12 +125,18 @@ while c.recv(1 << 16):
 at_exit "kill $! 2>/dev/null"
 wait_port "$R" "$port"
 before=$(cat /sys/module/mltcp_reno/parameters/iterations_learned)
+# Each gap starts once the burst is acked (SIOCOUTQ 0): sendall() returns when the
+# data is queued, and on a slow guest (the debug kernel) a fixed pause after it would
+# fall while the burst is still in flight, which is no idle gap.
 in_ns "$S" python3 -c '
-import socket, sys, time
+import array, fcntl, socket, sys, termios, time
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])))
 s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b"mltcp_reno")
+outq = array.array("i", [0])
 for i in range(6):
     s.sendall(b"x" * (512 * 1024))
+    while fcntl.ioctl(s.fileno(), termios.TIOCOUTQ, outq) == 0 and outq[0] > 0:
+        time.sleep(0.01)
     time.sleep(0.15)
 s.close()
 ' "${RCV_IP4[0]}" "$port"
