@@ -14,10 +14,10 @@
 # The unload is attempted with the delete_module system call itself (rmmod and
 # modprobe -r refuse in userspace when the reference count is non-zero). For a module
 # in use, Linux answers EWOULDBLOCK (= EAGAIN); EBUSY is accepted too. The attempts are
-# made as soon as ss shows the connection, and the diagnostics say whether ss still
-# shows it after them: an unload that succeeds is a bug only if it does (on a slow
-# guest, the debug kernel, the connection showed late and had ended before the
-# attempts).
+# made a second after ss shows the connection (past its slow start), and the
+# diagnostics say whether ss still shows it after them: an unload that succeeds is a
+# bug only if it does (on a slow guest, the debug kernel, the connection showed late
+# and had ended before the attempts).
 #
 #   NS_S[0] ── NS_RT ══ tbf 100 Mbit/s ══> NS_RR ── NS_R[0]
 . "$(dirname "$0")/lib.sh"
@@ -43,6 +43,7 @@ for algo in "${algos[@]}"; do
 	client=$!
 	up=0 still=0
 	ml_poll_while "$client" ss_shows_algo "${NS_S[0]}" "$algo" && up=1
+	sleep 1
 	r_algo=$(ml_try_unload "$algo")
 	r_core=$(ml_try_unload mltcp)
 	ss_shows_algo "${NS_S[0]}" "$algo" && still=1
