@@ -18,9 +18,8 @@ iperf_start_server "${NS_R[0]}" || bail "iperf3 server"
 in_ns "${NS_S[0]}" iperf3 -c "${RCV_IP4[0]}" -p "$IPERF_PORT" -t 4 -C mltcp_reno >/dev/null 2>&1 &
 client=$!
 at_exit "kill $client"
-shows_reno() { in_ns "${NS_S[0]}" ss -tin "dst ${RCV_IP4[0]}" | grep -q 'mltcp_reno'; }
 seen=0
-ml_poll_while "$client" shows_reno && seen=1
+ml_poll_while "$client" ss_shows_algo "${NS_S[0]}" mltcp_reno && seen=1
 wait "$client"
 rc=$?
 [ $seen = 1 ] && [ $rc = 0 ]
