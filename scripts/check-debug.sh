@@ -9,7 +9,8 @@
 #   scripts/check-debug.sh [PATTERN...]   (PATTERN as for selftests/run.sh; also
 #                                          MLTCP_TEST_FILTER)
 #
-# DEBUG_SERIES: the kernel series (6.12, the default, or 6.1). The guest is several
+# DEBUG_SERIES: the kernel series (6.12, the default, or 6.1); DEBUG_SANITIZER=kcsan: the
+# variant with the data-race detector KCSAN instead of KASAN. The guest is several
 # times slower than one booting Debian's kernel (KASAN's checks under QEMU's TCG):
 # DEBUG_VM_TIMEOUT limits the whole guest run (default 43200 s), DEBUG_TEST_TIMEOUT
 # each selftest (default 3600 s).
@@ -39,14 +40,22 @@ MLTCP_DEPS_DEBUG_KERNEL=1 scripts/deps.sh --install >>"$log" 2>&1 ||
 say "ok - [debug] scripts/deps.sh installs the packages"
 
 series=${DEBUG_SERIES:-6.12}
-say "# ===== the debug kernel: scripts/debug-kernel $series"
+case ${DEBUG_SANITIZER:-kasan} in
+kasan) variant=() ;;
+kcsan) variant=(--kcsan) ;;
+*)
+	say "not ok - [debug] DEBUG_SANITIZER is kasan or kcsan, not '$DEBUG_SANITIZER'"
+	finish
+	;;
+esac
+say "# ===== the debug kernel: scripts/debug-kernel ${variant[*]} $series"
 start=$(date +%s)
 # Its progress and the build time on the console as they come, its release on stdout.
-kver=$(scripts/debug-kernel "$series" 2> >(tee -a "$log" >&2))
+kver=$(scripts/debug-kernel "${variant[@]}" "$series" 2> >(tee -a "$log" >&2))
 rc=$?
 times+=("debug kernel $(($(date +%s) - start))s")
 if [ $rc != 0 ] || [ -z "$kver" ]; then
-	say "not ok - [debug] scripts/debug-kernel $series builds the debug kernel (exit $rc)"
+	say "not ok - [debug] scripts/debug-kernel ${variant[*]} $series builds the debug kernel (exit $rc)"
 	finish
 fi
 say "ok - [debug] the debug kernel $kver is built (config: $(scripts/kheaders "$kver")/.config)"
