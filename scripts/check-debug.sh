@@ -85,7 +85,7 @@ times+=("guest $(($(date +%s) - start))s")
 # after every run, also one that timed out (124); 2 means there was no log to scan.
 case $rc in
 0 | 1 | 124)
-	say "ok - [debug] the guest's kernel logged no report (KASAN, lockdep, UBSAN," \
+	say "ok - [debug] the guest's kernel logged no report (KASAN or KCSAN, lockdep, UBSAN," \
 		"WARNING, BUG, Oops, hung task, refcount) and no taint but O and E"
 	;;
 esac
