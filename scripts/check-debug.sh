@@ -55,7 +55,8 @@ kver=$(scripts/debug-kernel "${variant[@]}" "$series" 2> >(tee -a "$log" >&2))
 rc=$?
 times+=("debug kernel $(($(date +%s) - start))s")
 if [ $rc != 0 ] || [ -z "$kver" ]; then
-	say "not ok - [debug] scripts/debug-kernel ${variant[*]} $series builds the debug kernel (exit $rc)"
+	say "not ok - [debug] scripts/debug-kernel builds the debug kernel $series${variant:+ (KCSAN)}" \
+		"(exit $rc)"
 	finish
 fi
 say "ok - [debug] the debug kernel $kver is built (config: $(scripts/kheaders "$kver")/.config)"
