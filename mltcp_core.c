@@ -230,9 +230,10 @@ EXPORT_SYMBOL_GPL(mltcp_ca_ack);
  * @ack: acknowledged sequence number (unused)
  * @acked: segments newly acknowledged
  *
- * Slow start and congestion avoidance take the F-scaled credit
- * (mltcp_hook_ack()): in congestion avoidance cwnd grows by F segments per
- * window of ACKs instead of one.  Shared by mltcp_reno and mltcp_dctcp.
+ * Slow start grows by the segments acked, as Reno's does; congestion
+ * avoidance takes the F-scaled credit (mltcp_hook_ack()): cwnd grows by F
+ * segments per window of ACKs instead of one.  Shared by mltcp_reno and
+ * mltcp_dctcp.
  */
 void mltcp_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 {

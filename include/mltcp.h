@@ -131,8 +131,8 @@ void mltcp_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked);
  *	base algorithm's congestion avoidance increases by (may be 0)
  *
  * The core's ACK entry (mltcp_hook_ack(), through mltcp_ca_ack()): the
- * yield, slow start fed the F-scaled credit, and the credit of congestion
- * avoidance.  An ACK that changes nothing (mltcp_ack_busy()) makes no call.
+ * yield, slow start, and the F-scaled credit of congestion avoidance.  An
+ * ACK that changes nothing (mltcp_ack_busy()) makes no call.
  *
  * Return: true when the base algorithm's congestion avoidance has work.
  */

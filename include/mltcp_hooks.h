@@ -246,8 +246,9 @@ struct mltcp_ack_in {
  * @yield: MLTCP_YIELD_NONE, or the yield's state on this ACK: HOLDS (nothing
  *	else happens), or how it ended (DRAINED or BOUND)
  * @f: the ACK's F, Q10 (set when @slow_start or @ca)
- * @slow_start: slow start took its F-scaled credit: set the window to @cwnd
- * @ss_credit: that credit
+ * @slow_start: slow start took the ACK (or part of it): set the window to @cwnd
+ * @ss_credit: the segments acked it was offered, unscaled (what it leaves at
+ *	ssthresh goes on to congestion avoidance)
  * @cwnd: the window after slow start
  * @ca: congestion avoidance has work: the base algorithm increases by
  *	@ca_credit
@@ -315,16 +316,15 @@ static inline u32 mltcp_slow_start_by(u32 cwnd, u32 ssthresh, u32 clamp, u32 cre
  *  2. a window that does not limit the flow is not increased;
  *  3. F of the socket's phase (mltcp_sock_f_q10(): RAMP and TOP scale,
  *     BASE, UNEARNED and OVERRUN do not);
- *  4. in slow start, the window grows by the F-scaled credit of the
- *     segments acked (mltcp_scale_credit(), mltcp_slow_start_by()); what
- *     slow start leaves over at ssthresh goes back to unscaled segments;
- *  5. congestion avoidance gets the F-scaled credit of what is left.
+ *  4. in slow start, the window grows by the segments acked, as the base
+ *     algorithm's does (mltcp_slow_start_by());
+ *  5. congestion avoidance gets the F-scaled credit of what slow start left.
  *
- * Slow start is scaled like congestion avoidance because behind a sender's
- * own FIFO (jobs sharing a NIC) TCP Small Queues, not loss, bound each
- * flow: flows stay in slow start, their shares follow their windows, and an
- * unscaled slow start would keep identical jobs at identical windows
- * whatever their F.  With F = 1 both are exactly the base algorithm's.
+ * Slow start is not scaled.  A window that grows (1 + F) times a round
+ * trip instead of twice overshoots the queue that ends it by as much more,
+ * and the restart sends every phase through a slow start: scaled, a job
+ * alone lost packets at the end of most of them (docs/DESIGN.md, "Where F
+ * applies").  With F = 1 the hook is exactly the base algorithm.
  *
  * Return: @out->ca: true when the base algorithm's congestion avoidance has
  *	work (its credit in @out->ca_credit).
@@ -333,7 +333,7 @@ static inline bool mltcp_hook_ack(struct mltcp_sock *ms, const struct mltcp_ack_
 				  struct mltcp_ack_out *out)
 {
 	const struct mltcp_globals *g = in->g;
-	u32 acked = in->acked, left;
+	u32 acked = in->acked;
 
 	out->yield = MLTCP_YIELD_NONE;
 	out->slow_start = false;
@@ -349,11 +349,9 @@ static inline bool mltcp_hook_ack(struct mltcp_sock *ms, const struct mltcp_ack_
 				  READ_ONCE(g->stagger), READ_ONCE(g->overrun), in->bytes_acked);
 	if (in->cwnd < in->ssthresh) {
 		out->slow_start = true;
-		out->ss_credit = mltcp_scale_credit(acked, out->f, &ms->carry);
-		left = mltcp_slow_start_by(in->cwnd, in->ssthresh, in->cwnd_clamp,
-					   out->ss_credit, &out->cwnd);
-		/* left <= ss_credit, so ss_credit > 0 here */
-		acked = left ? (u32)div64_u64((u64)acked * left, out->ss_credit) : 0;
+		out->ss_credit = acked;
+		acked = mltcp_slow_start_by(in->cwnd, in->ssthresh, in->cwnd_clamp,
+					    acked, &out->cwnd);
 		if (!acked)
 			return false;
 	}

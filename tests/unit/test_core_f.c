@@ -261,6 +261,47 @@ static void test_soften_cut(void **state)
 			 0xfffffffeU - 0x3fffffffU);
 }
 
+/*
+ * F scales congestion avoidance only: slow start grows by the segments acked, as the
+ * base algorithm's, whatever F (docs/DESIGN.md, "Where F applies").
+ */
+static void test_slow_start_unscaled(void **state)
+{
+	const struct mltcp_globals g = {
+		.fparams = PARAMS_DEFAULT, .stagger = 0, .overrun = NO_BOUND,
+		.mode = MLTCP_MODE_LEARNED, .decrease = true,
+	};
+	struct mltcp_sock ms = new_sock(1000);
+	struct mltcp_ack_in in = {
+		.g = &g, .bytes_acked = 1000 + 2 * MB, .acked = 2,
+		.cwnd = 10, .ssthresh = 100, .cwnd_clamp = 1000, .cwnd_limited = true,
+	};
+	struct mltcp_ack_out out;
+
+	(void)state;
+	mltcp_set_size(&ms, 4 * MB);	/* half way through: F = 1.5 */
+	assert_false(mltcp_hook_ack(&ms, &in, &out));
+	assert_true(out.slow_start);
+	assert_int_equal(out.f, ONE + ONE / 2);
+	assert_int_equal(out.cwnd, 12);
+
+	/* across ssthresh: slow start takes 1, congestion avoidance gets 3 at F = 1.5 */
+	in.acked = 4;
+	in.cwnd = 99;
+	assert_true(mltcp_hook_ack(&ms, &in, &out));
+	assert_true(out.slow_start);
+	assert_int_equal(out.cwnd, 100);
+	assert_int_equal(out.ca_acked, 3);
+	assert_int_equal(out.ca_credit, 4);	/* 4.5, the half carried */
+
+	/* in congestion avoidance the credit is scaled */
+	in.acked = 3;
+	in.cwnd = 100;
+	assert_true(mltcp_hook_ack(&ms, &in, &out));
+	assert_false(out.slow_start);
+	assert_int_equal(out.ca_credit, 5);	/* 4.5 and the half carried before */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_counter_wrap),
 		cmocka_unit_test(test_credit_exact),
 		cmocka_unit_test(test_soften_cut),
+		cmocka_unit_test(test_slow_start_unscaled),
 	};
 
 	return cmocka_run_group_tests_name("mltcp_core_f", tests, NULL, NULL);

@@ -50,10 +50,11 @@
  *    addresses at its first transmission (the SYN); unbound, tie-break 0;
  *  - TCP small queues: ns-3 has none, so behind a sender's own FIFO its
  *    drops, not TSQ's backpressure, bound each flow.
- * Slow start is the base algorithm's own, fed the F-scaled credit: ns-3's
- * TcpLinuxReno drops the credit left at ssthresh and TcpCubic does not
- * stop at ssthresh, so the core's slow-start window is not applied, and
- * at F = 1 each algorithm is its ns-3 base exactly.
+ * Slow start is the base algorithm's own, fed the segments acked (the core
+ * does not scale slow start): ns-3's TcpLinuxReno drops the credit left at
+ * ssthresh and TcpCubic does not stop at ssthresh, so the core's
+ * slow-start window is not applied, and at F = 1 each algorithm is its
+ * ns-3 base exactly.
  */
 #ifndef MLTCP_SIM_GLUE_H
 #define MLTCP_SIM_GLUE_H
