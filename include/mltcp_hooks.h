@@ -322,9 +322,9 @@ static inline u32 mltcp_slow_start_by(u32 cwnd, u32 ssthresh, u32 clamp, u32 cre
  *
  * Slow start is not scaled.  A window that grows (1 + F) times a round
  * trip instead of twice overshoots the queue that ends it by as much more,
- * and the restart sends every phase through a slow start: scaled, a job
- * alone lost packets at the end of most of them (docs/DESIGN.md, "Where F
- * applies").  With F = 1 the hook is exactly the base algorithm.
+ * and the restart sends every phase through a slow start, so the overshoot
+ * comes back each iteration, even for a job alone (docs/DESIGN.md, "Where
+ * F applies").  With F = 1 the hook is exactly the base algorithm.
  *
  * Return: @out->ca: true when the base algorithm's congestion avoidance has
  *	work (its credit in @out->ca_credit).
