@@ -213,7 +213,7 @@ bool mltcp_ca_ack(struct sock *sk, u32 *acked, bool cwnd_limited)
 		trace_mltcp_yield(sk, in.rtt.now_ms - ms->start_ms, out.yield == MLTCP_YIELD_BOUND,
 				  mltcp_yield_backoff(ms), in.rtt.rtt_us, in.rtt.min_rtt_us);
 	if (out.slow_start) {
-		trace_mltcp_ack(sk, ms, out.f, in.acked, out.ss_credit);
+		trace_mltcp_ack(sk, ms, out.f, in.acked, in.acked);
 		tcp_snd_cwnd_set(tp, out.cwnd);
 	}
 	if (!out.ca)

@@ -246,9 +246,8 @@ struct mltcp_ack_in {
  * @yield: MLTCP_YIELD_NONE, or the yield's state on this ACK: HOLDS (nothing
  *	else happens), or how it ended (DRAINED or BOUND)
  * @f: the ACK's F, Q10 (set when @slow_start or @ca)
- * @slow_start: slow start took the ACK (or part of it): set the window to @cwnd
- * @ss_credit: the segments acked it was offered, unscaled (what it leaves at
- *	ssthresh goes on to congestion avoidance)
+ * @slow_start: slow start took the ACK's segments (what it leaves at ssthresh
+ *	goes on to congestion avoidance): set the window to @cwnd
  * @cwnd: the window after slow start
  * @ca: congestion avoidance has work: the base algorithm increases by
  *	@ca_credit
@@ -259,7 +258,6 @@ struct mltcp_ack_out {
 	enum mltcp_yield_state yield;
 	u32 f;
 	bool slow_start;
-	u32 ss_credit;
 	u32 cwnd;
 	bool ca;
 	u32 ca_acked;
@@ -349,7 +347,6 @@ static inline bool mltcp_hook_ack(struct mltcp_sock *ms, const struct mltcp_ack_
 				  READ_ONCE(g->stagger), READ_ONCE(g->overrun), in->bytes_acked);
 	if (in->cwnd < in->ssthresh) {
 		out->slow_start = true;
-		out->ss_credit = acked;
 		acked = mltcp_slow_start_by(in->cwnd, in->ssthresh, in->cwnd_clamp,
 					    acked, &out->cwnd);
 		if (!acked)

@@ -326,10 +326,10 @@ MltcpGlue::Ack(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, uint32_t* credit
         in.rtt.now_ms = NowMs();
     }
     mltcp_hook_ack(&m_ms, &in, &out);
-    /* the base's own slow start takes the whole credit (mltcp-glue.h) */
+    /* the base's own slow start takes the segments acked, unscaled (mltcp-glue.h) */
     if (out.slow_start)
     {
-        bytes = out.ss_credit;
+        bytes = in.acked;
     }
     else if (out.ca)
     {
