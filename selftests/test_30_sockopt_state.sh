@@ -63,6 +63,9 @@ peer, _ = srv.accept()
 threading.Thread(target=lambda: [None for _ in iter(lambda: peer.recv(65536), b"")], daemon=True).start()
 mltcp.register(cli)
 mltcp.iteration_begin_all()
+# the compute phase: the mark earns F at the first send after an idle gap
+# (idle_ms, 10 ms, from the handshake's last send; lsndtime is in jiffies)
+time.sleep(0.05)
 cli.sendall(bytes(100000))
 for _ in range(500):
     if struct.unpack("i", fcntl.ioctl(cli, termios.TIOCOUTQ, b"\0" * 4))[0] == 0:
