@@ -11,17 +11,30 @@
 # Each beside a stock Reno flow (iperf3 -C reno) for 15 s from the moment both are
 # under way, 3 runs a case: all three cases behind a router's FIFO, case 2 behind the
 # senders' own FIFO too. Asserts, per case and placement:
-#   - the stock flow keeps at least 0.40 of the two flows' goodput, the median of the
-#     3 runs (each run's share in the diagnostics; about 0.5 is expected of two Reno
-#     flows). Goodput is what each receiver got over a common window (one dump of the
-#     switch's link counters a sample), not each client's own report: under an
+#   - F = 1 over every run's measured window, from the MLTCP socket's state (mltcpctl
+#     -j sockets in the sender's namespace) at its start and 2 s before its end: case 1,
+#     no size at both (the preload ignored it); cases 2 and 3, a known size
+#     (bytes_per_iter > 0: the overrun, not "never learned", keeps F at 1), the same
+#     completed iterations at both (no iteration began in between) and, at the start,
+#     more bytes in the iteration than the overrun bound (overrun x the size): past
+#     the bound F is 1 until the next iteration, so F was 1 on every ACK of the window;
+#   - the stock flow keeps at least 0.30 of the two flows' goodput over the counted
+#     runs together. Goodput is what each receiver got over a common window (one dump
+#     of the switch's link counters a sample), not each client's own report: under an
 #     emulated guest two clients start seconds apart. A run in which the FIFO seldom
 #     held a packet back for the rate is not counted (the guest's CPU limited the
-#     flows, not the link), and another is run instead, up to 2 more;
-#   - the MLTCP socket's state 2 s before the end of every run (mltcpctl -j sockets in
-#     the sender's namespace): case 1, no size (the preload ignored it) and F = 1
-#     (f_q10 1024); cases 2 and 3, bytes_per_iter > 0 (the size is known: the overrun,
-#     not "never learned", is what keeps F at 1) and F = 1.
+#     flows, not the link), and another is run instead, up to 2 more.
+# The share's bound sits below what Reno against Reno does here and above what F > 1
+# would take. With the MLTCP sender on stock Reno (MLTCP_CC=reno), the stock flow kept
+# 0.325-0.458 of single runs, 0.383 on average (36 runs in the guest, either sender's
+# namespace, either flow started first: something of this harness other than those,
+# not of MLTCP, favours the other flow); next to MLTCP at F = 1, 0.33-0.50. A bound of 0.40 a
+# run, or on the median of three, failed honest runs. A flow that held F all run would
+# grow F segments a round trip and cut its window by 1/(2F) (the decrease parameter);
+# in the synchronised-loss model of docs/DESIGN.md ("What this leaves a stock flow")
+# the stock flow keeps 1.5/(1.5 + 2F^2 - 0.5F): 0.29 at F = 1.5, 0.18 at 2 (before the
+# earned-F rules this test measured 0.19-0.34 with F at 2). The first assertion is the
+# exact one, for any F > 1; the share is its effect, as the other flow sees it.
 # T37_RATE_MBIT and T37_QLIMIT_BYTES change the link (100 and 300000 where the guest
 # keeps up), T37_ROUTER_CASES and T37_SENDER_CASES the cases of each placement.
 #
@@ -51,7 +64,7 @@ QLIMIT=${T37_QLIMIT_BYTES:-60000}
 RUN_S=15
 RUNS=3
 RETRY_UNTIL_S=330
-MIN_SHARE=0.40
+MIN_SHARE=0.30
 ROUTER_CASES=${T37_ROUTER_CASES-bpi1 bpi64k learned}
 # Behind the senders' own FIFO the declared size's overrun only: each case costs about
 # a minute and a half under an emulated guest (T37_SENDER_CASES adds the others).
@@ -74,6 +87,8 @@ for k in net.core.wmem_max net.core.rmem_max; do
 	sysctl -qw $k=4194304 || bail "$k = 4 MB"
 done
 diag "mltcp parameters: $("$CTL" show | head -n 3 | tr '\n' ';')"
+OVERRUN_Q10=$("$CTL" -j show | jq -r .overrun_q10)
+[ "$OVERRUN_Q10" -gt 0 ] 2>/dev/null || bail "the overrun bound (mltcpctl -j show: $OVERRUN_Q10)"
 # Copies nobody can read and run whatever the permissions along the checkout's path.
 tmp=$(mktemp -d)
 at_exit "rm -rf $tmp"
@@ -139,12 +154,12 @@ mltcp_client() {
 
 # one_run CASE ML_NS STOCK_NS: the MLTCP sender of CASE (to receiver 0) and a stock
 # Reno flow (to receiver 1) side by side for RUN_S seconds from the moment both are
-# under way; sets SHARE (the stock flow's share of the bytes the two receivers got
-# from 2 s on, "-" when the run does not count) and STATE (ml_state 2 s before the
-# end).
+# under way; sets BYTES ("MLTCP STOCK": the bytes the two receivers got from 2 s on,
+# "-" when the run does not count), SHARE (the stock flow's share of them, or "-"),
+# STATE0 and STATE (ml_state at 2 s, when the window starts, and 2 s before the end).
 one_run() {
 	local c=$1 ml_ns=$2 stock_ns=$3 ml_port i ml_pid stock_pid a0 b0 p0 o0 d0 a1 b1 p1 o1 d1 t0 t1 t2 kbit
-	SHARE=- STATE=""
+	BYTES=- SHARE=- STATE0="" STATE=""
 	# exec: $! is the client itself, which the end of the run kills
 	(exec ip netns exec "$stock_ns" iperf3 -c "${RCV_IP4[1]}" -p "$STOCK_PORT" \
 		-t $((RUN_S + 60)) -w 4M -C reno >/dev/null 2>"$tmp/stock.err") &
@@ -164,6 +179,7 @@ one_run() {
 	nap 2
 	t1=$(now_us)
 	read -r a0 b0 p0 o0 d0 < <(sample)
+	STATE0=$(ml_state "$ml_ns" "$ml_port")
 	nap_us $((t0 + (RUN_S - 2) * 1000000))
 	STATE=$(ml_state "$ml_ns" "$ml_port")
 	nap_us $((t0 + RUN_S * 1000000))
@@ -178,6 +194,7 @@ one_run() {
 		diag "  $kbit; the FIFO seldom held packets back: the guest's CPU limited the flows, not the link; run not counted"
 	else
 		diag "  $kbit"
+		BYTES="$((a1 - a0)) $((b1 - b0))"
 		SHARE=$(awk -v a=$((a1 - a0)) -v b=$((b1 - b0)) 'BEGIN { printf "%.3f", b / (a + b) }')
 	fi
 	kill "$ml_pid" "$stock_pid" 2>/dev/null
@@ -199,41 +216,58 @@ nap_us() {
 	return 0
 }
 
-# median: of the counted runs among the words on stdin ("-": not counted), at least 2.
-median() {
-	tr ' ' '\n' | grep -E '^[0-9.]+$' | sort -g |
-		awk '{ v[NR] = $1 } END { if (NR < 2) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+# pooled_share: the stock flow's share of the bytes of the counted runs together, from
+# their "MLTCP STOCK" words on stdin ("-": not counted).
+pooled_share() {
+	tr ' ' '\n' | grep -E '^[0-9]+$' | paste - - |
+		awk '{ a += $1; b += $2 } END { if (a + b > 0) printf "%.3f\n", b / (a + b); else print "-" }'
+}
+
+# f1_window CASE STATE0 STATE: true when the two states show F = 1 on every ACK between
+# them (the header's first assertion); OVERRUN_Q10 is the bound.
+f1_window() {
+	local algo0 bpi0 f0 given0 iters0 carried0 algo bpi f given iters carried
+	read -r algo0 bpi0 f0 given0 iters0 carried0 <<<"${2:-none - - - - -}"
+	read -r algo bpi f given iters carried <<<"${3:-none - - - - -}"
+	[ "$algo0" = mltcp_reno ] && [ "$algo" = mltcp_reno ] && [ "$f0" = 1024 ] && [ "$f" = 1024 ] ||
+		return 1
+	case $1 in
+	bpi1) [ "$bpi0" = 0 ] && [ "$bpi" = 0 ] && [ "$given0" = false ] && [ "$given" = false ] ;;
+	bpi64k | learned)
+		[ "$bpi0" -gt 0 ] && [ "$bpi" = "$bpi0" ] && [ "$iters" = "$iters0" ] &&
+			[ "$given0" = "$([ "$1" = bpi64k ] && echo true || echo false)" ] &&
+			[ "$given" = "$given0" ] && [ "$carried" -ge "$carried0" ] &&
+			[ "$carried0" -gt $((bpi0 * OVERRUN_Q10 / 1024)) ]
+		;;
+	*) return 1 ;;
+	esac
 }
 
 # placement NAME ML_NS STOCK_NS CASES: each case until RUNS runs count (RUNS + 2 at
 # most, and no more than RUNS once the test has run RETRY_UNTIL_S seconds: it must end
 # within run.sh's limit), and its two assertions.
 placement() {
-	local name=$1 ml_ns=$2 stock_ns=$3 c r counted shares states med bad start=$SECONDS
+	local name=$1 ml_ns=$2 stock_ns=$3 c r counted bytes shares states pooled bad start=$SECONDS
 	for c in $4; do
-		shares="" states="" bad=0 counted=0
+		bytes="" shares="" states="" bad=0 counted=0
 		for ((r = 1; counted < RUNS && (r <= RUNS || (r <= RUNS + 2 && SECONDS < RETRY_UNTIL_S)); r++)); do
 			one_run "$c" "$ml_ns" "$stock_ns" || bail "$name, $c: run $r set up"
-			diag "$name, $c, run $r: stock share $SHARE; MLTCP socket: ${STATE:-none}"
+			diag "$name, $c, run $r: stock share $SHARE; MLTCP socket at the start" \
+				"and near the end: ${STATE0:-none} / ${STATE:-none}"
 			[ "$SHARE" != - ] && counted=$((counted + 1))
-			shares+="$SHARE "
-			states+="[${STATE:-none}] "
-			read -r algo bpi f given _ <<<"${STATE:-none - - - -}"
-			case $c in
-			bpi1) [ "$algo" = mltcp_reno ] && [ "$bpi" = 0 ] && [ "$given" = false ] && [ "$f" = 1024 ] || bad=1 ;;
-			bpi64k) [ "$algo" = mltcp_reno ] && [ "$bpi" = 65536 ] && [ "$given" = true ] && [ "$f" = 1024 ] || bad=1 ;;
-			learned) [ "$algo" = mltcp_reno ] && [ "$bpi" != - ] && [ "$bpi" -gt 0 ] && [ "$given" = false ] && [ "$f" = 1024 ] || bad=1 ;;
-			esac
+			bytes+="$BYTES " shares+="$SHARE "
+			states+="[${STATE0:-none} / ${STATE:-none}] "
+			f1_window "$c" "$STATE0" "$STATE" || bad=1
 		done
-		med=$(median <<<"$shares")
-		[ "$counted" -ge "$RUNS" ] && at_least "$med" "$MIN_SHARE"
-		tap_result "$name, $c: the stock flow keeps >= $MIN_SHARE of the goodput (median $med of $counted counted runs: $shares)" $?
+		pooled=$(pooled_share <<<"$bytes")
+		[ "$counted" -ge "$RUNS" ] && at_least "$pooled" "$MIN_SHARE"
+		tap_result "$name, $c: the stock flow keeps >= $MIN_SHARE of the goodput ($pooled of $counted counted runs together; each: $shares)" $?
 		case $c in
-		bpi1) what="the preload ignored MLTCP_BYTES_PER_ITER=1: no size (bytes_per_iter 0, not given), F = 1 (f_q10 1024)" ;;
-		bpi64k) what="bytes_per_iter 65536 (given) and F = 1 (f_q10 1024): the iteration overran" ;;
-		learned) what="bytes_per_iter > 0 (learned) and F = 1 (f_q10 1024): the iteration overran" ;;
+		bpi1) what="no size (the preload ignored MLTCP_BYTES_PER_ITER=1)" ;;
+		bpi64k) what="bytes_per_iter 65536 (given), past its overrun bound, no iteration begun" ;;
+		learned) what="a learned bytes_per_iter, past its overrun bound, no iteration begun" ;;
 		esac
-		tap_result "$name, $c: near the end of every run $what; algo bytes_per_iter f_q10 size_given iterations bytes_this_iter: $states" $bad
+		tap_result "$name, $c: F = 1 over every run's window: $what; algo bytes_per_iter f_q10 size_given iterations bytes_this_iter: $states" $bad
 	done
 	diag "$name: $((SECONDS - start)) s"
 }
