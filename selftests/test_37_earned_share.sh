@@ -28,8 +28,8 @@
 # would take. With the MLTCP sender on stock Reno (MLTCP_CC=reno), the stock flow kept
 # 0.325-0.458 of single runs, 0.383 on average (36 runs in the guest, either sender's
 # namespace, either flow started first: something of this harness other than those,
-# not of MLTCP, favours the other flow); next to MLTCP at F = 1, 0.33-0.50. A bound of 0.40 a
-# run, or on the median of three, failed honest runs. A flow that held F all run would
+# not of MLTCP, favours the other flow); next to MLTCP at F = 1, 0.33-0.50. A bound of
+# 0.40 a run, or on the median of three, failed honest runs. A flow that held F all run would
 # grow F segments a round trip and cut its window by 1/(2F) (the decrease parameter);
 # in the synchronised-loss model of docs/DESIGN.md ("What this leaves a stock flow")
 # the stock flow keeps 1.5/(1.5 + 2F^2 - 0.5F): 0.29 at F = 1.5, 0.18 at 2 (before the
@@ -235,6 +235,7 @@ f1_window() {
 	bpi1) [ "$bpi0" = 0 ] && [ "$bpi" = 0 ] && [ "$given0" = false ] && [ "$given" = false ] ;;
 	bpi64k | learned)
 		[ "$bpi0" -gt 0 ] && [ "$bpi" = "$bpi0" ] && [ "$iters" = "$iters0" ] &&
+			{ [ "$1" = learned ] || [ "$bpi0" = 65536 ]; } &&
 			[ "$given0" = "$([ "$1" = bpi64k ] && echo true || echo false)" ] &&
 			[ "$given" = "$given0" ] && [ "$carried" -ge "$carried0" ] &&
 			[ "$carried0" -gt $((bpi0 * OVERRUN_Q10 / 1024)) ]
