@@ -13,9 +13,10 @@
 #      (mltcp-bench's verdict: the worst job's mean over the last half within 1.10x
 #      its ideal).
 # In this cell (lab/results/RESULTS.md, pair-router-1bdp) mltcp_reno's jobs left
-# lockstep by iteration 5 (median) and 10 of 10 runs converged; stock Reno's stayed in
-# it in 5 of 5 runs. The thresholds leave room for a noisy TCG guest (a run's verdict
-# can miss by a sleep overshoot) without accepting a pair that stays in lockstep.
+# lockstep by iteration 5 (median) and 10 of 10 runs converged; stock Reno's converged
+# in 1 of 5 runs, and in the median run never left lockstep. The thresholds leave room
+# for a noisy TCG guest (a run's verdict can miss by a sleep overshoot) without
+# accepting a pair that stays in lockstep.
 #
 #   mltcp-bench's dumbbell: 2 senders ── router ══ tbf 100 Mbit/s FIFO 125 kB ══> switch ── 2 receivers
 . "$(dirname "$0")/lib.sh"
