@@ -130,6 +130,10 @@
  *  - only once the iteration's communication followed an idle gap (its
  *    compute phase): a marked iteration whose first transmission did not
  *    follow one runs as the base algorithm (mltcp_iter_earned());
+ *  - only for a size the socket has shown: a declared size, or any change
+ *    of the size, gives F = 1 until an iteration that ends at an idle gap
+ *    carried between half of it and @overrun times it (mltcp_size_shown(),
+ *    mltcp_confirm_size()); learned sizes are shown by construction;
  *  - the yields' backoff always recovers: a yield is bounded from its own
  *    restart and steps the backoff up only when its last RTT sample still
  *    showed a queue (mltcp_yield_step()); two yields in a row without one

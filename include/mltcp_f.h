@@ -125,6 +125,21 @@ static inline bool mltcp_iter_earned(const struct mltcp_sock *ms)
 }
 
 /**
+ * mltcp_size_shown() - has the size in use been shown by a completed iteration?
+ * @ms: socket state
+ *
+ * A learned size is shown by construction (the iterations it is the median
+ * of).  A declared one is not, when it is set or changed, until an iteration
+ * that ends at an idle gap carried about that size (mltcp_confirm_size()).
+ *
+ * Return: true when the size may earn F.
+ */
+static inline bool mltcp_size_shown(const struct mltcp_sock *ms)
+{
+	return ms->size_shown;
+}
+
+/**
  * mltcp_iter_overrun() - has the iteration carried more than its size allows?
  * @ms: socket state, its size known
  * @overrun: the global bound, Q10 multiple of the size (MLTCP_OVERRUN_DEFAULT),
@@ -175,7 +190,8 @@ static inline bool mltcp_takes_no_turns(const struct mltcp_sock *ms)
 /* Which F a socket uses, and why (mltcp_f_state()). */
 enum mltcp_f_state {
 	MLTCP_F_BASE = 0,	/* no iteration F applies to (mode, size unknown or too small) */
-	MLTCP_F_UNEARNED,	/* a mark not yet followed by an idle gap: F = 1 */
+	MLTCP_F_UNEARNED,	/* a mark not yet followed by an idle gap, or a size
+				 * not yet shown: F = 1 */
 	MLTCP_F_OVERRUN,	/* the iteration carried more than its bound: F = 1 */
 	MLTCP_F_RAMP,		/* F = slope * min(1, ratio + head start) + intercept */
 	MLTCP_F_TOP,		/* takes no turns: F = slope + intercept */
@@ -188,9 +204,18 @@ enum mltcp_f_state {
  * @overrun: global bound on the bytes of an iteration (mltcp_iter_overrun())
  * @done: bytes of the current iteration
  *
- * The policy of this header's top comment, in one place: F differs from 1
- * only in the states MLTCP_F_RAMP and MLTCP_F_TOP, inside an earned
- * iteration of known size, below its overrun.
+ * The policy of include/mltcp_core.h's "Policy", in one place: F differs
+ * from 1 only in the states MLTCP_F_RAMP and MLTCP_F_TOP, inside an earned
+ * iteration of known size that a completed iteration has shown, below its
+ * overrun.
+ *
+ * The invariant it keeps (docs/DESIGN.md, "What a socket can get"; checked
+ * by tests/fuzz): whatever an unprivileged socket sends, declares or marks,
+ * in whatever order, the bytes it sends with F > 1 between two idle gaps are
+ * at most @overrun times the size in force when that iteration began, and
+ * none before a size has been shown by a completed iteration.  Every change
+ * of the size drops what was shown, every mark needs an idle gap, and only
+ * an idle gap starts the count of @done afresh with F > 1.
  *
  * Return: enum mltcp_f_state.
  */
@@ -199,7 +224,7 @@ static inline enum mltcp_f_state mltcp_f_state(const struct mltcp_sock *ms, int 
 {
 	if (!mltcp_f_active(ms, mode))
 		return MLTCP_F_BASE;
-	if (!mltcp_iter_earned(ms))
+	if (!mltcp_iter_earned(ms) || !mltcp_size_shown(ms))
 		return MLTCP_F_UNEARNED;
 	if (mltcp_iter_overrun(ms, overrun, done))
 		return MLTCP_F_OVERRUN;
@@ -219,7 +244,11 @@ static inline enum mltcp_f_state mltcp_f_state(const struct mltcp_sock *ms, int 
  * F = slope * min(1, bytes_ratio + head start) + intercept, for every
  * socket (mltcp_head_start_q10()), where the policy lets F apply
  * (mltcp_f_state()); exactly 1024 elsewhere, and exactly the intercept
- * when the slope is 0.
+ * when the slope is 0.  Bytes written before a mark and acked after it
+ * (the counter behind the mark) belong to the iteration the mark ended:
+ * they get F = 1, or a sender that stopped with a full send queue (a peer
+ * advertising no window) would send them after the idle gap with F > 1,
+ * outside the bytes the overrun bound counts.
  *
  * A flow that takes no turns (mltcp_takes_no_turns()) uses the top of F,
  * slope + intercept, all through its iteration.  Between jobs that cannot
@@ -240,6 +269,8 @@ static inline u32 mltcp_sock_f_q10(const struct mltcp_sock *ms, int mode,
 	u64 done = mltcp_bytes_done(acked, ms->mark);
 	u32 ratio;
 
+	if ((s64)(acked - ms->mark) < 0)
+		return MLTCP_Q10_ONE;
 	switch (mltcp_f_state(ms, mode, overrun, done)) {
 	case MLTCP_F_RAMP:
 		break;

@@ -178,7 +178,8 @@ static inline void mltcp_hook_tx_start(struct mltcp_sock *ms, const struct mltcp
 	out->gap_ref = ms->gap_q8;
 	out->gap_bursts = ms->bursts;
 	out->gap_bytes = mltcp_bytes_done(in->bytes_acked, ms->mark);
-	ev = mltcp_on_tx_start(ms, in->bytes_acked, in->outstanding, in->gap_us, thresh);
+	ev = mltcp_on_tx_start(ms, in->bytes_acked, in->outstanding, in->gap_us, thresh,
+			       READ_ONCE(g->overrun));
 	out->gap_seen = !(ms->flags & MLTCP_SF_BOUNDS_GIVEN) &&
 			mltcp_is_idle_gap(in->outstanding, in->gap_us, thresh);
 	if (ev == MLTCP_EV_LEARNED) {

@@ -31,7 +31,7 @@ static inline u64 mltcp_median3(u64 a, u64 b, u64 c)
  * @ms: socket state
  *
  * Every completed iteration is recorded, so the history holds the last
- * min(@ms->iters, MLTCP_HIST_LEN).  After 2^32 iterations the count wraps
+ * min(@ms->iters, MLTCP_HIST_LEN).  After 2^30 iterations the count wraps
  * and the learner starts its history afresh, as on a new connection.
  *
  * Return: the number of valid entries, oldest first.
@@ -59,7 +59,8 @@ static inline u64 mltcp_learned_size(const struct mltcp_sock *ms)
  * @ms: socket state
  * @size: bytes the iteration moved
  *
- * Updates the effective size unless the size was given.
+ * Updates the effective size unless the size was given; a learned size is
+ * shown by the iterations it comes from (mltcp_size_shown()).
  */
 static inline void mltcp_record_iter(struct mltcp_sock *ms, u64 size)
 {
@@ -78,8 +79,54 @@ static inline void mltcp_record_iter(struct mltcp_sock *ms, u64 size)
 		if (i == n)
 			ms->hist[i] = size;
 	ms->iters++;
-	if (!(ms->flags & MLTCP_SF_SIZE_GIVEN))
+	if (!(ms->flags & MLTCP_SF_SIZE_GIVEN)) {
 		ms->bytes_per_iter = mltcp_learned_size(ms);
+		ms->size_shown = 1;
+	}
+}
+
+/**
+ * mltcp_size_change() - the size in use becomes @bytes
+ * @ms: socket state
+ * @bytes: the new size (0 = unknown)
+ *
+ * A declared size, and any change of the size on a live socket, is not
+ * shown: F is 1 until an iteration at the new size has been seen
+ * (mltcp_confirm_size()).  Setting the size it already has changes nothing.
+ */
+static inline void mltcp_size_change(struct mltcp_sock *ms, u64 bytes)
+{
+	if (ms->bytes_per_iter != bytes)
+		ms->size_shown = 0;
+	ms->bytes_per_iter = bytes;
+}
+
+/**
+ * mltcp_confirm_size() - an iteration ended at an idle gap: does it show the size?
+ * @ms: socket state
+ * @size: bytes the iteration carried
+ * @overrun: the global bound (mltcp_iter_overrun()), Q10 multiple of the
+ *	size, 0 = none
+ *
+ * A declared size earns F only once the socket has shown it: an iteration
+ * ending at an idle gap carried at least half of it and no more than
+ * @overrun times it (no upper limit with @overrun 0, where the
+ * administrator trusts the applications).  A stream that never idles, or
+ * one that declares more than it sends, never shows its size; an honest
+ * job shows it with its first iteration, which runs with F = 1.  Once
+ * shown, a size stays shown until it changes (mltcp_size_change()).
+ */
+static inline void mltcp_confirm_size(struct mltcp_sock *ms, u64 size, u32 overrun)
+{
+	u64 bpi = ms->bytes_per_iter;
+
+	if (!(ms->flags & MLTCP_SF_SIZE_GIVEN) || ms->size_shown || !bpi)
+		return;
+	if (bpi > MLTCP_MAX_ITER_BYTES)
+		bpi = MLTCP_MAX_ITER_BYTES;
+	/* bpi <= 2^48 and overrun <= 2^13: no overflow */
+	if (size >= bpi / 2 && (!overrun || size <= ((bpi * overrun) >> MLTCP_Q10_SHIFT)))
+		ms->size_shown = 1;
 }
 
 /**
@@ -350,20 +397,27 @@ static inline bool mltcp_learn_gap(struct mltcp_sock *ms, u32 gap_us, u64 size)
  * after an idle gap, learned or not: the iteration's communication begins
  * there, it may restart the window (mltcp_restart_due()), and F applies
  * from there on (mltcp_iter_earned()).
+ * The iteration that ends here, learned or the one the pending mark
+ * completed, may show a declared size (mltcp_confirm_size()).
  *
  * Return: MLTCP_EV_LEARNED when this ended an iteration, else MLTCP_EV_NONE.
  */
 static inline enum mltcp_event mltcp_on_tx_start(struct mltcp_sock *ms,
 						 u64 acked, u32 outstanding,
-						 u32 gap_us, u32 threshold_us)
+						 u32 gap_us, u32 threshold_us,
+						 u32 overrun)
 {
+	bool pending = ms->flags & MLTCP_SF_MARK_PENDING;
 	u64 size;
 
 	if (!mltcp_is_idle_gap(outstanding, gap_us, threshold_us))
 		return MLTCP_EV_NONE;
 	ms->flags &= (u8)~MLTCP_SF_MARK_PENDING;
-	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
+	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN) {
+		if (pending && ms->iters)
+			mltcp_confirm_size(ms, mltcp_last_iter_bytes(ms), overrun);
 		return MLTCP_EV_NONE;
+	}
 	size = mltcp_bytes_done(acked, ms->mark);
 	/* the connection's setup, not training */
 	if (!size || (!ms->iters && size < MLTCP_MIN_ITER_BYTES))
@@ -371,6 +425,7 @@ static inline enum mltcp_event mltcp_on_tx_start(struct mltcp_sock *ms,
 	if (!mltcp_learn_gap(ms, gap_us, size) || size < MLTCP_MIN_ITER_BYTES)
 		return MLTCP_EV_NONE;
 	mltcp_record_iter(ms, size);
+	mltcp_confirm_size(ms, size, overrun);
 	ms->mark = acked;
 	return MLTCP_EV_LEARNED;
 }
@@ -389,7 +444,8 @@ static inline enum mltcp_event mltcp_on_tx_start(struct mltcp_sock *ms,
  * burst counts give their slot to the restart's time); each further mark
  * completes an iteration whose exact size (bytes written between the two
  * marks) is recorded.  The new iteration earns F at its first transmission
- * after an idle gap (mltcp_iter_earned()).
+ * after an idle gap (mltcp_iter_earned()); a new size is not shown until an
+ * iteration of it was (mltcp_size_change()).
  *
  * Return: MLTCP_EV_GIVEN when an iteration was completed.
  */
@@ -401,7 +457,7 @@ static inline enum mltcp_event mltcp_iter_begin(struct mltcp_sock *ms,
 	enum mltcp_event ev = MLTCP_EV_NONE;
 
 	if (mltcp_iter_size_valid(bytes)) {
-		ms->bytes_per_iter = bytes;
+		mltcp_size_change(ms, bytes);
 		ms->flags |= MLTCP_SF_SIZE_GIVEN;
 	}
 	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN) {
@@ -422,7 +478,10 @@ static inline enum mltcp_event mltcp_iter_begin(struct mltcp_sock *ms,
  *	every hint and goes back to learning
  *
  * Going back to learning from given marks starts the learner's burst
- * counts afresh (their slot held the restart's time).
+ * counts afresh (their slot held the restart's time).  A pending mark stays
+ * pending (the iteration still earns F at an idle gap only), and a size that
+ * changes is not shown (mltcp_size_change()): neither a new size nor
+ * dropping one, in any order with marks, buys F without an idle gap.
  *
  * Return: 0, or -EINVAL for a size out of range (nothing changes).
  */
@@ -431,14 +490,14 @@ static inline int mltcp_set_size(struct mltcp_sock *ms, u64 bytes)
 	if (bytes) {
 		if (!mltcp_iter_size_valid(bytes))
 			return -EINVAL;
-		ms->bytes_per_iter = bytes;
+		mltcp_size_change(ms, bytes);
 		ms->flags |= MLTCP_SF_SIZE_GIVEN;
 		return 0;
 	}
 	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
 		ms->restart_ms = 0;
-	ms->flags &= (u8)~(MLTCP_SF_HINTED | MLTCP_SF_MARK_PENDING);
-	ms->bytes_per_iter = mltcp_learned_size(ms);
+	ms->flags &= (u8)~MLTCP_SF_HINTED;
+	mltcp_size_change(ms, mltcp_learned_size(ms));
 	return 0;
 }
 

@@ -12,7 +12,10 @@
  *                         mltcp_hook_mark()) or learned, the third recorded
  *                         iteration (mltcp_hook_tx_start())
  *   any -> UNEARNED       a mark (mltcp_hook_mark()); in mode given, a
- *                         socket's first hint lifts it out of BASE this way
+ *                         socket's first hint lifts it out of BASE this way;
+ *                         a size declared or changed (mltcp_set_size(),
+ *                         mltcp_hook_mark()) until an iteration that ends
+ *                         at an idle gap shows it (mltcp_hook_tx_start())
  *   UNEARNED -> YIELD     the first transmission after an idle gap, the
  *                         restart (mltcp_hook_tx_start())
  *   UNEARNED -> RAMP      the same where the window does not restart (slope 0)
@@ -46,7 +49,8 @@
  *	or below MLTCP_MIN_ITER_BYTES, or a socket without hints in mode
  *	given (mltcp_f_active()); F = 1, the base algorithm
  * @MLTCP_PHASE_UNEARNED: marked, and the mark not yet followed by an idle
- *	gap, the iteration's compute (mltcp_iter_earned()); F = 1
+ *	gap, the iteration's compute (mltcp_iter_earned()), or a declared size
+ *	not yet shown by a completed iteration (mltcp_size_shown()); F = 1
  * @MLTCP_PHASE_OVERRUN: the iteration carried more than overrun times its
  *	size (mltcp_iter_overrun()); F = 1 until the next boundary
  * @MLTCP_PHASE_RAMP: F = slope * min(1, bytes_ratio + head start) + intercept

@@ -126,11 +126,15 @@ enum mltcp_backoff {
  * @bytes_per_iter: effective bytes per iteration (given or learned), 0 = unknown
  * @hist: sizes of the last completed iterations, oldest first; the first
  *	min(@iters, MLTCP_HIST_LEN) are valid (mltcp_hist_len())
- * @iters: completed iterations (given and learned), 31 bits
+ * @iters: completed iterations (given and learned), 30 bits
  * @free_yield: the last yield ended without a queue and did not step the
  *	backoff back: the next one that does steps it (mltcp_backoff_step());
  *	a bit beside @iters, as the 56 bytes hold nothing else; written where
  *	a yield ends, on the ACK path under the socket's lock, as @iters is
+ * @size_shown: the size in use was shown by a completed iteration (learned,
+ *	or a declared size confirmed, mltcp_confirm_size()); F is 1 without it
+ *	(mltcp_f_state()); a bit beside @iters, written where @iters is and by
+ *	the control plane, under the socket's lock
  * @start_ms: when the current iteration started, in the caller's clock
  *	(milliseconds): reported (tracepoints), and the start of a learned
  *	iteration's yield (mltcp_yield_since_ms()), never used in F
@@ -158,8 +162,9 @@ struct mltcp_sock {
 	u64 mark;
 	u64 bytes_per_iter;
 	u64 hist[MLTCP_HIST_LEN];
-	u32 iters:31;
+	u32 iters:30;
 	u32 free_yield:1;
+	u32 size_shown:1;
 	u32 start_ms;
 	u16 carry;
 	u16 tiebreak;

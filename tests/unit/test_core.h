@@ -34,11 +34,21 @@ static inline struct mltcp_sock new_sock(u64 acked)
 	return ms;
 }
 
+/*
+ * A declared size that F applies to at once, as if a completed iteration had
+ * shown it (mltcp_confirm_size()): for the tests of F itself.
+ */
+static inline void shown_size(struct mltcp_sock *ms, u64 bytes)
+{
+	assert_int_equal(mltcp_set_size(ms, bytes), 0);
+	ms->size_shown = 1;
+}
+
 /* One learned iteration of @size bytes: send it, go idle, restart. */
 static inline enum mltcp_event learned_iter(struct mltcp_sock *ms, u64 *acked, u64 size)
 {
 	*acked += size;
-	return mltcp_on_tx_start(ms, *acked, 0, GAP_IDLE, THRESH);
+	return mltcp_on_tx_start(ms, *acked, 0, GAP_IDLE, THRESH, MLTCP_OVERRUN_DEFAULT);
 }
 
 #endif

@@ -35,8 +35,8 @@ static void test_head_start(void **state)
 	assert_int_equal(mltcp_head_start_q10(ONE, 0), 0);
 	assert_int_equal(mltcp_head_start_q10(MLTCP_TIEBREAK_MAX, MLTCP_STAGGER_MAX), ONE);
 
-	mltcp_set_size(&a, 4 * MB);
-	mltcp_set_size(&b, 4 * MB);
+	shown_size(&a, 4 * MB);
+	shown_size(&b, 4 * MB);
 	assert_int_equal(mltcp_set_tiebreak(&a, ONE), 0);
 	assert_int_equal(mltcp_set_tiebreak(&b, 0), 0);
 	/* same bytes, different F: a behaves as if 1/4 iteration ahead */
@@ -57,7 +57,7 @@ static void test_head_start(void **state)
 	/* a learned socket's tie-break (its connection's) gives the head start too */
 	b = new_sock(0);
 	mltcp_sock_init(&b, 0, MLTCP_TIEBREAK_MAX);
-	mltcp_set_size(&b, 4 * MB);
+	shown_size(&b, 4 * MB);
 	assert_int_equal(b.tiebreak, MLTCP_TIEBREAK_MAX);
 	assert_int_equal(mltcp_sock_f_q10(&b, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, stagger, NO_BOUND, 0),
 			 ONE + ONE / 4);
@@ -123,7 +123,7 @@ static void test_tiebreak_init(void **state)
 	/* set before the connection started (as through setsockopt) */
 	memset(&ms, 0, sizeof(ms));
 	assert_int_equal(mltcp_set_tiebreak(&ms, 700), 0);
-	mltcp_set_size(&ms, MB);
+	shown_size(&ms, MB);
 	mltcp_sock_init(&ms, 10, MLTCP_TIEBREAK_MAX);
 	assert_int_equal(ms.tiebreak, 700);
 	assert_true(ms.flags & MLTCP_SF_TIEBREAK_GIVEN);
@@ -146,7 +146,7 @@ static void test_ratio_from_socket(void **state)
 	struct mltcp_sock ms = new_sock(1000);
 
 	(void)state;
-	mltcp_set_size(&ms, 4 * MB);
+	shown_size(&ms, 4 * MB);
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 1000), ONE);
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND,
 					  1000 + 2 * MB), ONE + ONE / 2);
@@ -161,7 +161,7 @@ static void test_clamping(void **state)
 	struct mltcp_sock ms = new_sock(10 * MB);
 
 	(void)state;
-	mltcp_set_size(&ms, MB);
+	shown_size(&ms, MB);
 	/* more than an iteration's worth: ratio 1, F = 2 */
 	assert_int_equal(mltcp_ratio_q10(3 * MB, MB), ONE);
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND,
@@ -184,7 +184,7 @@ static void test_counter_wrap(void **state)
 	(void)state;
 	assert_true(mltcp_bytes_done(400, mark) == 500);
 	assert_true(mltcp_bytes_done(mark - 200, mark) == 0);
-	mltcp_set_size(&ms, 32768);
+	shown_size(&ms, 32768);
 	/* 16 KiB into the iteration, past the wrap */
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND,
 					  mark + 16384), ONE + ONE / 2);
@@ -279,7 +279,7 @@ static void test_slow_start_unscaled(void **state)
 	struct mltcp_ack_out out;
 
 	(void)state;
-	mltcp_set_size(&ms, 4 * MB);	/* half way through: F = 1.5 */
+	shown_size(&ms, 4 * MB);	/* half way through: F = 1.5 */
 	assert_false(mltcp_hook_ack(&ms, &in, &out));
 	assert_true(out.slow_start);
 	assert_int_equal(out.f, ONE + ONE / 2);

@@ -93,10 +93,10 @@ static void test_idle_gap(void **state)
 	/* something still in flight (e.g. an RTO retransmission): never a gap */
 	assert_false(mltcp_is_idle_gap(1448, 10 * thr, thr));
 
-	assert_int_equal(mltcp_on_tx_start(&ms, MB, 0, thr, thr), MLTCP_EV_NONE);
-	assert_int_equal(mltcp_on_tx_start(&ms, MB, 1448, 10 * thr, thr), MLTCP_EV_NONE);
+	assert_int_equal(mltcp_on_tx_start(&ms, MB, 0, thr, thr, MLTCP_OVERRUN_DEFAULT), MLTCP_EV_NONE);
+	assert_int_equal(mltcp_on_tx_start(&ms, MB, 1448, 10 * thr, thr, MLTCP_OVERRUN_DEFAULT), MLTCP_EV_NONE);
 	assert_true(ms.mark == 0);
-	assert_int_equal(mltcp_on_tx_start(&ms, MB, 0, thr + 1, thr), MLTCP_EV_LEARNED);
+	assert_int_equal(mltcp_on_tx_start(&ms, MB, 0, thr + 1, thr, MLTCP_OVERRUN_DEFAULT), MLTCP_EV_LEARNED);
 	assert_true(ms.mark == MB);
 	assert_true(ms.hist[0] == MB);
 }
@@ -112,7 +112,7 @@ static void test_given_overrides_learned(void **state)
 	assert_true(ms.bytes_per_iter == 2 * MB);
 
 	/* a given size wins over the learned one, and stays */
-	mltcp_set_size(&ms, 8 * MB);
+	shown_size(&ms, 8 * MB);
 	assert_true(ms.bytes_per_iter == 8 * MB);
 	learned_iter(&ms, &acked, 2 * MB);
 	assert_true(ms.bytes_per_iter == 8 * MB);
@@ -162,12 +162,19 @@ static void test_begin_excludes_unacked(void **state)
 	(void)state;
 	/* 1 MB acked, 500 KB written before the mark and still unacked */
 	mltcp_iter_begin(&ms, MB, MB / 2, 4 * MB);
+	ms.size_shown = 1;	/* as if an earlier iteration had shown 4 MB */
 	assert_true(ms.mark == MB + MB / 2);
 	/* the iteration's communication begins after its compute */
-	mltcp_on_tx_start(&ms, MB + MB / 2, 0, GAP_IDLE, THRESH);
-	/* acking the old data does not advance this iteration */
+	mltcp_on_tx_start(&ms, MB + MB / 2, 0, GAP_IDLE, THRESH, MLTCP_OVERRUN_DEFAULT);
+	/* acking the old data does not advance this iteration, nor gets its F */
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND,
 					  MB + MB / 4), ONE);
+	ms.tiebreak = MLTCP_TIEBREAK_MAX;
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT,
+					  MLTCP_STAGGER_MAX, NO_BOUND, MB + MB / 4), ONE);
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT,
+					  MLTCP_STAGGER_MAX, NO_BOUND, MB + MB / 2), 2 * ONE);
+	ms.tiebreak = 0;
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND,
 					  MB + MB / 2 + 2 * MB), ONE + ONE / 2);
 }
@@ -180,7 +187,7 @@ static void test_modes(void **state)
 	(void)state;
 	for (int i = 0; i < 3; i++)
 		learned_iter(&learned, &acked, 2 * MB);
-	mltcp_set_size(&hinted, 2 * MB);
+	shown_size(&hinted, 2 * MB);
 
 	acked += MB;
 	assert_int_equal(mltcp_sock_f_q10(&learned, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, acked),

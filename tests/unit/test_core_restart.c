@@ -17,7 +17,7 @@ static void test_restart_due(void **state)
 	(void)state;
 	/* size unknown (learned mode, first iterations): F = 1, no restart */
 	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 50000, thr));
-	mltcp_set_size(&ms, 4 * MB);
+	shown_size(&ms, 4 * MB);
 	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, 50000, thr));
 	/* not after an idle gap: data in flight, or a gap below the threshold */
 	assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 1, 50000, thr));
@@ -63,12 +63,12 @@ static void test_restart_given(void **state)
 					      20000, thr));
 		assert_true(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0,
 					      20000, thr));
-		assert_int_equal(mltcp_on_tx_start(&ms, (u64)i * 4 * MB, 0, 20000, thr),
+		assert_int_equal(mltcp_on_tx_start(&ms, (u64)i * 4 * MB, 0, 20000, thr, MLTCP_OVERRUN_DEFAULT),
 				 MLTCP_EV_NONE);
 		/* the next buckets of the same iteration, even after a long gap */
 		assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0,
 					       300000, thr));
-		mltcp_on_tx_start(&ms, (u64)i * 4 * MB + MB, 0, 300000, thr);
+		mltcp_on_tx_start(&ms, (u64)i * 4 * MB + MB, 0, 300000, thr, MLTCP_OVERRUN_DEFAULT);
 		assert_false(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0,
 					       300000, thr));
 		assert_int_equal(mltcp_iter_begin(&ms, (u64)(i + 1) * 4 * MB, 0, 0),
@@ -181,7 +181,7 @@ static void test_yield_backoff(void **state)
 	int i;
 
 	(void)state;
-	mltcp_set_size(&ms, 4 * MB);
+	shown_size(&ms, 4 * MB);
 	assert_true(mltcp_learn_gap(&ms, 800000, MB));
 	assert_int_equal(mltcp_yield_backoff(&ms), 0);
 	/* a queue that outlasts the gap: ends on the bound, backoff 1 */
@@ -280,7 +280,7 @@ static void test_no_turns_top_of_f(void **state)
 	u32 top = 2 * ONE;
 
 	(void)state;
-	mltcp_set_size(&ms, 4 * MB);
+	shown_size(&ms, 4 * MB);
 	assert_true(mltcp_learn_gap(&ms, 800000, MB));
 	assert_false(mltcp_takes_no_turns(&ms));
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), ONE);
@@ -336,7 +336,7 @@ static void test_yield(void **state)
 	/* never without a restart */
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 0));
 	/* learned: the gap reference (200 ms) bounds the hold */
-	mltcp_set_size(&ms, 4 * MB);
+	shown_size(&ms, 4 * MB);
 	assert_true(mltcp_learn_gap(&ms, 200000, MB));
 	mltcp_yield_begin(&ms, 200000, 0);
 	assert_true(ms.flags & MLTCP_SF_YIELD);

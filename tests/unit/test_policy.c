@@ -73,7 +73,7 @@ static void test_tiny_marked_iterations(void **state)
 	(void)state;
 	for (i = 0; i < 5; i++) {
 		mltcp_iter_begin(&ms, acked, 0, 0);
-		mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH);
+		mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH, MLTCP_OVERRUN_DEFAULT);
 		acked += 1000;
 	}
 	assert_true(ms.bytes_per_iter == 1000);
@@ -90,19 +90,24 @@ static void test_overrun_declared(void **state)
 
 	(void)state;
 	assert_int_equal(mltcp_set_size(&ms, MB), 0);
-	assert_int_equal(f_at(&ms, BOUND, MB / 2), ONE + ONE / 2);
-	assert_int_equal(f_at(&ms, BOUND, MB + MB / 4), TOP);
-	assert_int_equal(f_at(&ms, BOUND, MB + MB / 4 + 1), ONE);
-	assert_int_equal(f_at(&ms, BOUND, 100 * MB), ONE);
+	/* the first iteration shows the size (F = 1 meanwhile) */
+	assert_int_equal(f_at(&ms, BOUND, MB / 2), ONE);
+	acked = MB;
+	assert_int_equal(mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH, BOUND),
+			 MLTCP_EV_LEARNED);
+	assert_int_equal(f_at(&ms, BOUND, acked + MB / 2), ONE + ONE / 2);
+	assert_int_equal(f_at(&ms, BOUND, acked + MB + MB / 4), TOP);
+	assert_int_equal(f_at(&ms, BOUND, acked + MB + MB / 4 + 1), ONE);
+	assert_int_equal(f_at(&ms, BOUND, acked + 100 * MB), ONE);
 	/* the administrator's bound: twice the size, or none */
-	assert_int_equal(f_at(&ms, 2 * ONE, MB + MB / 2), TOP);
-	assert_int_equal(f_at(&ms, 2 * ONE, 2 * MB + 1), ONE);
-	assert_int_equal(f_at(&ms, 0, 100 * MB), TOP);
+	assert_int_equal(f_at(&ms, 2 * ONE, acked + MB + MB / 2), TOP);
+	assert_int_equal(f_at(&ms, 2 * ONE, acked + 2 * MB + 1), ONE);
+	assert_int_equal(f_at(&ms, 0, acked + 100 * MB), TOP);
 	/* the softened decrease goes with it: F = 1 cuts as the base does */
-	assert_int_equal(mltcp_soften_cut(100, 50, f_at(&ms, BOUND, 100 * MB)), 50);
+	assert_int_equal(mltcp_soften_cut(100, 50, f_at(&ms, BOUND, acked + 100 * MB)), 50);
 	/* an idle gap that ends the iteration starts F's ramp again */
-	acked = 3 * MB;
-	assert_int_equal(mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH), MLTCP_EV_LEARNED);
+	acked += 3 * MB;
+	assert_int_equal(mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH, MLTCP_OVERRUN_DEFAULT), MLTCP_EV_LEARNED);
 	assert_int_equal(f_at(&ms, BOUND, acked + MB / 2), ONE + ONE / 2);
 	/* the head start moves where F starts, not how long it lasts */
 	ms.tiebreak = MLTCP_TIEBREAK_MAX;
@@ -125,7 +130,7 @@ static void test_overrun_learned_stream(void **state)
 	(void)state;
 	for (i = 0; i < MLTCP_HIST_LEN; i++) {
 		acked += 64 * KB;
-		assert_int_equal(mltcp_on_tx_start(&ms, acked, 0, 50000, THRESH),
+		assert_int_equal(mltcp_on_tx_start(&ms, acked, 0, 50000, THRESH, MLTCP_OVERRUN_DEFAULT),
 				 MLTCP_EV_LEARNED);
 	}
 	assert_true(ms.bytes_per_iter == 64 * KB);
@@ -150,21 +155,24 @@ static void test_marks_need_idle_gap(void **state)
 		mltcp_iter_begin(&ms, acked, 0, MB);
 		assert_int_equal(f_at(&ms, BOUND, acked + MB / 2), ONE);
 		/* a transmission after a pause shorter than the threshold */
-		mltcp_on_tx_start(&ms, acked, 0, 1000, THRESH);
+		mltcp_on_tx_start(&ms, acked, 0, 1000, THRESH, MLTCP_OVERRUN_DEFAULT);
 		assert_false(mltcp_iter_earned(&ms));
 		acked += MB;
 	}
 	/* a real compute phase: the restart is due, and F applies from there */
 	mltcp_iter_begin(&ms, acked, 0, 0);
-	mltcp_on_tx_start(&ms, acked, 4096, GAP_IDLE, THRESH);	/* data in flight */
+	mltcp_on_tx_start(&ms, acked, 4096, GAP_IDLE, THRESH, MLTCP_OVERRUN_DEFAULT);	/* data in flight */
 	assert_false(mltcp_iter_earned(&ms));
 	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS, 0, GAP_IDLE, THRESH));
-	mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH);
+	mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH, MLTCP_OVERRUN_DEFAULT);
 	assert_true(mltcp_iter_earned(&ms));
 	assert_int_equal(f_at(&ms, BOUND, acked + MB / 2), ONE + ONE / 2);
-	/* dropping the hints goes back to learning with nothing pending */
+	/* dropping the hints goes back to learning; the mark still needs its gap */
 	mltcp_iter_begin(&ms, acked, 0, 0);
 	mltcp_set_size(&ms, 0);
+	assert_false(ms.flags & MLTCP_SF_HINTED);
+	assert_false(mltcp_iter_earned(&ms));
+	mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH, MLTCP_OVERRUN_DEFAULT);
 	assert_true(mltcp_iter_earned(&ms));
 }
 
@@ -176,7 +184,7 @@ static void marked_restart(struct mltcp_sock *ms, u32 mark_ms, u32 restart_ms)
 	assert_true(mltcp_restart_due(ms, MLTCP_MODE_LEARNED, PARAMS, 0,
 				      (restart_ms - mark_ms) * 1000U, THRESH));
 	mltcp_yield_begin(ms, (restart_ms - mark_ms) * 1000U, restart_ms);
-	mltcp_on_tx_start(ms, 0, 0, (restart_ms - mark_ms) * 1000U, THRESH);
+	mltcp_on_tx_start(ms, 0, 0, (restart_ms - mark_ms) * 1000U, THRESH, MLTCP_OVERRUN_DEFAULT);
 }
 
 /*
@@ -194,6 +202,7 @@ static void test_marked_backoff_recovers(void **state)
 
 	(void)state;
 	assert_int_equal(mltcp_set_size(&ms, 4 * MB), 0);
+	ms.size_shown = 1;	/* as if an iteration had shown it: F is checked below */
 	/* three iterations behind a queue that outlasts each bound: 1, 2, 3 */
 	for (i = 1; i <= MLTCP_BACKOFF_MAX; i++) {
 		/* 700 ms of compute, the restart's gap; bound 700 ms >> (i - 1) */
@@ -263,6 +272,256 @@ static void test_marked_yield_clock(void **state)
 			 MLTCP_YIELD_BOUND);
 }
 
+/*
+ * A socket driven through the hook entries, as the kernel glue drives it:
+ * compute phases (the transmission-start hook after an idle gap) and ACKs
+ * of 64 KB in congestion avoidance.
+ */
+struct job {
+	struct mltcp_sock ms;
+	struct mltcp_globals g;
+	u64 acked;
+	u32 now_ms;
+};
+
+static void job_new(struct job *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->g.fparams = PARAMS;
+	j->g.idle_ms = MLTCP_IDLE_MS_DEFAULT;
+	j->g.stagger = 0;
+	j->g.overrun = BOUND;
+	j->g.mode = MLTCP_MODE_LEARNED;
+	j->g.decrease = true;
+}
+
+/* The connection starts; hints given before are kept. */
+static void job_connect(struct job *j)
+{
+	mltcp_hook_init(&j->ms, j->acked, 0, j->now_ms);
+}
+
+/* A compute phase of @gap_ms, then the iteration's first transmission. */
+static void job_idle(struct job *j, u32 gap_ms)
+{
+	struct mltcp_tx_in in;
+	struct mltcp_tx_out out;
+
+	memset(&in, 0, sizeof(in));
+	j->now_ms += gap_ms;
+	in.g = &j->g;
+	in.bytes_acked = j->acked;
+	in.gap_us = gap_ms * 1000U;
+	in.srtt_us = 1000;
+	in.now_ms = j->now_ms;
+	in.cwnd = 100;
+	in.ssthresh = 10;
+	in.init_cwnd = 10;
+	in.min_rtt_us = MIN_RTT;
+	in.ca_open = true;
+	mltcp_hook_tx_start(&j->ms, &in, &out);
+}
+
+/*
+ * @bytes acked back to back in ACKs of 64 KB; *@fmax is the largest F the
+ * ACK hook used, and each F is checked against F's ramp over @ramp_size
+ * bytes from @ramp_from (0: F must be 1; ANY_F: not checked).
+ */
+#define ANY_F	(~0ULL)
+
+static void job_send(struct job *j, u64 bytes, u64 ramp_from, u64 ramp_size, u32 *fmax)
+{
+	struct mltcp_ack_in in;
+	struct mltcp_ack_out out;
+	u64 sent = 0;
+
+	*fmax = 0;
+	while (sent < bytes) {
+		u64 n = bytes - sent < 64 * KB ? bytes - sent : 64 * KB;
+
+		sent += n;
+		j->acked += n;
+		memset(&in, 0, sizeof(in));
+		in.g = &j->g;
+		in.bytes_acked = j->acked;
+		in.acked = (u32)((n + 1447) / 1448);
+		in.cwnd = 100;
+		in.ssthresh = 10;
+		in.cwnd_clamp = 10000;
+		in.cwnd_limited = true;
+		in.rtt.rtt_us = FREE_RTT;
+		in.rtt.min_rtt_us = MIN_RTT;
+		in.rtt.now_ms = j->now_ms;
+		mltcp_hook_ack(&j->ms, &in, &out);
+		if (out.f > *fmax)
+			*fmax = out.f;
+		if (!ramp_size)
+			assert_int_equal(out.f, ONE);
+		else if (ramp_size != ANY_F)
+			assert_int_equal(out.f, mltcp_f_q10(PARAMS, mltcp_ratio_q10(j->acked - ramp_from,
+										  ramp_size)));
+	}
+}
+
+/*
+ * Hole 1 of issue 53, first variant: the largest size with tie-break 1.0,
+ * then an endless stream.  Never shown, F = 1 on every ACK, before and
+ * after a pause.
+ */
+static void test_declared_max_stream(void **state)
+{
+	struct job j;
+	u32 fmax;
+
+	(void)state;
+	job_new(&j);
+	j.g.stagger = MLTCP_STAGGER_DEFAULT;
+	assert_int_equal(mltcp_set_tiebreak(&j.ms, MLTCP_TIEBREAK_MAX), 0);
+	assert_int_equal(mltcp_set_size(&j.ms, MLTCP_MAX_ITER_BYTES), 0);
+	job_connect(&j);
+	job_send(&j, 100 * MB, 0, 0, &fmax);
+	job_idle(&j, 200);
+	job_send(&j, 100 * MB, 0, 0, &fmax);
+	assert_false(mltcp_size_shown(&j.ms));
+	/* the same on a live socket */
+	assert_int_equal(mltcp_set_size(&j.ms, MLTCP_MAX_ITER_BYTES - 1), 0);
+	job_send(&j, 10 * MB, 0, 0, &fmax);
+}
+
+/*
+ * Second variant: a stream that re-declares its size as 1.5 times what it
+ * sent so far.  Each new size is one no iteration showed: F = 1.
+ */
+static void test_redeclared_above_sent(void **state)
+{
+	struct job j;
+	u32 fmax;
+	int i;
+
+	(void)state;
+	job_new(&j);
+	assert_int_equal(mltcp_set_size(&j.ms, MB), 0);
+	job_connect(&j);
+	job_send(&j, MB, 0, 0, &fmax);
+	job_idle(&j, 200);		/* an honest first iteration shows 1 MB */
+	assert_true(mltcp_size_shown(&j.ms));
+	job_send(&j, MB, j.acked, MB, &fmax);
+	assert_int_equal(fmax, TOP);
+	for (i = 0; i < 26; i++) {
+		assert_int_equal(mltcp_set_size(&j.ms, j.acked * 3 / 2), 0);
+		job_send(&j, j.acked / 4, 0, 0, &fmax);
+	}
+}
+
+/*
+ * Third variant: ITER_BEGIN, size 0, a size, on a stream past its bound.
+ * Neither call makes the mark earned nor the new size shown.
+ */
+static void test_begin_zero_size(void **state)
+{
+	struct mltcp_mark_out mark;
+	struct job j;
+	u32 fmax;
+
+	(void)state;
+	job_new(&j);
+	assert_int_equal(mltcp_set_size(&j.ms, MB), 0);
+	job_connect(&j);
+	job_send(&j, MB, 0, 0, &fmax);
+	job_idle(&j, 200);
+	job_send(&j, 4 * MB, 0, ANY_F, &fmax);
+	assert_int_equal(f_at(&j.ms, BOUND, j.acked), ONE);	/* past 5/4 MB */
+	mltcp_hook_mark(&j.ms, j.acked, 0, 0, j.now_ms, &mark);
+	assert_int_equal(mltcp_set_size(&j.ms, 0), 0);
+	assert_int_equal(mltcp_set_size(&j.ms, MB), 0);
+	assert_true(j.ms.flags & MLTCP_SF_MARK_PENDING);
+	assert_false(mltcp_size_shown(&j.ms));
+	job_send(&j, 10 * MB, 0, 0, &fmax);
+
+	/* a learned size: size 0 goes back to it, the mark still needs its gap */
+	job_new(&j);
+	job_connect(&j);
+	job_idle(&j, 200);
+	for (int i = 0; i < MLTCP_HIST_LEN; i++) {
+		job_send(&j, MB, 0, ANY_F, &fmax);
+		job_idle(&j, 200);
+	}
+	assert_true(j.ms.bytes_per_iter == MB && mltcp_size_shown(&j.ms));
+	job_send(&j, 2 * MB, 0, ANY_F, &fmax);
+	mltcp_hook_mark(&j.ms, j.acked, 0, 0, j.now_ms, &mark);
+	assert_int_equal(mltcp_set_size(&j.ms, 0), 0);
+	assert_int_equal(mltcp_set_size(&j.ms, MB), 0);
+	job_send(&j, 10 * MB, 0, 0, &fmax);
+	/* an idle gap earns it: that is an iteration */
+	job_idle(&j, 200);
+	job_send(&j, MB, j.acked, MB, &fmax);
+	assert_int_equal(fmax, TOP);
+}
+
+/*
+ * An honest job, its size declared (MLTCP_SO_BYTES_PER_ITER) or given with
+ * each mark (ITER_BEGIN, as mltcp.torch does): F = 1 in its first iteration
+ * only, then F's ramp on every ACK, as before the rule.
+ */
+static void test_honest_first_iteration(void **state)
+{
+	const u64 size = 4 * MB;
+	struct mltcp_mark_out mark;
+	struct job j;
+	u32 fmax;
+	int i, marked;
+
+	(void)state;
+	for (marked = 0; marked < 2; marked++) {
+		job_new(&j);
+		if (!marked)
+			assert_int_equal(mltcp_set_size(&j.ms, size), 0);
+		job_connect(&j);
+		for (i = 0; i < 6; i++) {
+			if (marked)
+				mltcp_hook_mark(&j.ms, j.acked, 0, size, j.now_ms, &mark);
+			job_idle(&j, 200);
+			job_send(&j, size, j.acked, i ? size : 0, &fmax);
+			assert_int_equal(fmax, i ? TOP : ONE);
+		}
+	}
+}
+
+/*
+ * A size changed on a live socket: F = 1 from the change until an iteration
+ * of the new size has been shown; one of the old size does not show it.
+ */
+static void test_size_change_mid_run(void **state)
+{
+	const u64 size = 2 * MB;
+	struct job j;
+	u32 fmax;
+	int i;
+
+	(void)state;
+	job_new(&j);
+	assert_int_equal(mltcp_set_size(&j.ms, size), 0);
+	job_connect(&j);
+	for (i = 0; i < 3; i++) {
+		job_idle(&j, 200);
+		job_send(&j, size, j.acked, i ? size : 0, &fmax);
+	}
+	job_idle(&j, 200);
+	job_send(&j, size / 2, j.acked, size, &fmax);
+	assert_int_equal(mltcp_set_size(&j.ms, 4 * size), 0);
+	job_send(&j, size / 2, 0, 0, &fmax);
+	job_idle(&j, 200);		/* that iteration was the old size */
+	assert_false(mltcp_size_shown(&j.ms));
+	job_send(&j, 4 * size, 0, 0, &fmax);
+	job_idle(&j, 200);		/* this one the new */
+	assert_true(mltcp_size_shown(&j.ms));
+	job_send(&j, 4 * size, j.acked, 4 * size, &fmax);
+	assert_int_equal(fmax, TOP);
+	/* setting the size it has changes nothing */
+	assert_int_equal(mltcp_set_size(&j.ms, 4 * size), 0);
+	assert_true(mltcp_size_shown(&j.ms));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +533,11 @@ int main(void)
 		cmocka_unit_test(test_marked_backoff_recovers),
 		cmocka_unit_test(test_deepest_bound_judged_by_queue),
 		cmocka_unit_test(test_marked_yield_clock),
+		cmocka_unit_test(test_declared_max_stream),
+		cmocka_unit_test(test_redeclared_above_sent),
+		cmocka_unit_test(test_begin_zero_size),
+		cmocka_unit_test(test_honest_first_iteration),
+		cmocka_unit_test(test_size_change_mid_run),
 	};
 
 	return cmocka_run_group_tests_name("mltcp_policy", tests, NULL, NULL);
