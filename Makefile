@@ -13,6 +13,8 @@
 #                     in ns-3, stock against MLTCP, each job alone and a centralized
 #                     schedule; writes lab/sim/results/ (= make -C lab sim)
 #   make unit         userspace unit tests only (cmocka, host)
+#   make fuzz         the core under libFuzzer from its corpus for FUZZ_SECONDS (60; the
+#                     long run: FUZZ_SECONDS=600), tests/fuzz/README
 #   make native       the BPF backend's selftests on the running kernel (root; no guest)
 #   make deps         install build/bench dependencies (Debian, root) and unpack the
 #                     kernel headers into the bench cache (never installed)
@@ -53,7 +55,7 @@ export VM_TIMEOUT
 # before `make deps` could tell the version, and scripts/check.sh works it out again.
 export BUILD
 
-.PHONY: all kdir kobj modules userspace unit check check-debug deps deps-check sparse install clean demo bench sim bpf native
+.PHONY: all kdir kobj modules userspace unit fuzz check check-debug deps deps-check sparse install clean demo bench sim bpf native
 .PHONY: dkms-src dkms-install dkms-remove
 
 all: modules userspace
@@ -111,6 +113,11 @@ unit: userspace
 	$(MAKE) -C tests/unit BUILD=$(BUILD) run
 	$(MAKE) -C userspace BUILD=$(BUILD) test
 	$(MAKE) -C lab/emulator BUILD=$(BUILD) test
+
+# libFuzzer over the core (tests/fuzz): fails on any input that breaks the bound on F.
+FUZZ_SECONDS ?= 60
+fuzz:
+	$(MAKE) -C tests/fuzz BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) run
 
 # The whole test run, scripts/deps.sh first. Each stage prints TAP; scripts/tap-summary
 # adds them up and prints the closing "N passed, N failed" line.

@@ -79,6 +79,9 @@ say "# make check: kernels ${kvers[*]}"
 stage "userspace builds with -Wall -Wextra -Werror" make --no-print-directory userspace
 say "# ===== unit tests (cmocka, host)"
 stream make --no-print-directory -s -k unit || say "not ok - unit tests exited non-zero"
+stage "fuzz: the core under libFuzzer from tests/fuzz/corpus for ${FUZZ_SECONDS:-60} s: no\
+ sequence of sizes, marks, sends, ACKs, losses and parameters breaks the bound on F" \
+	make --no-print-directory fuzz
 say "# ===== the cluster simulator: MLTCP's core in ns-3 (lab/sim, host)"
 stage "[sim] the simulator and its tests build with -Wall -Wextra -Werror" \
 	make --no-print-directory -C lab/sim -j2 BUILD="$BUILD" all

@@ -77,6 +77,8 @@ pkgs=(
 	dpkg-dev debhelper dh-dkms dkms dh-python lintian
 	# the BPF backend (bpf/, make native)
 	clang bpftool libbpf-dev
+	# make fuzz (tests/fuzz): libFuzzer's runtime for Debian 12's clang
+	libclang-rt-14-dev
 	# the cluster simulator (lab/sim: ns-3, whose pkg-config files link GSL)
 	libns3-dev libgsl-dev
 )
