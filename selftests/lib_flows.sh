@@ -77,14 +77,6 @@ print("%.2f %d %d %d %d %d %d" % (nbytes * 8 / span / 1000 if span > 0 else 0,
 PYEOF
 }
 
-# flows_saw_loss OUT FROM_MS TO_MS: succeeds when a sample of OUT in [FROM_MS, TO_MS]
-# shows a flow in TCP_CA_Loss (a retransmission timeout).
-flows_saw_loss() {
-	awk -v lo="$2" -v hi="$3" '
-		$1 == "s" && NF == 9 && $2 >= lo && $2 <= hi && $9 == 4 { hit = 1 }
-		END { exit !hit }' "$1"
-}
-
 # Under emulation starting a process (tc, sleep, date) may take seconds, so the
 # blackouts are driven without starting any: tc processes started beforehand read
 # their commands from a pipe, and waits use bash's read timeout and $EPOCHREALTIME.
@@ -109,6 +101,51 @@ nap() {
 
 # now_us: CLOCK_REALTIME in microseconds, without a process.
 now_us() { echo "${EPOCHREALTIME/./}"; }
+
+# rto_count PID: sets RTO_COUNT to TcpExtTCPTimeouts of the network namespace PID runs
+# in (/proc/PID/net is that namespace's), read without starting a process.
+rto_count() {
+	local -a head vals
+	local i
+	RTO_COUNT=
+	while read -ra head && read -ra vals; do
+		[ "${head[0]}" = TcpExt: ] || continue
+		for i in "${!head[@]}"; do
+			[ "${head[i]}" = TCPTimeouts ] && RTO_COUNT=${vals[i]} && return 0
+		done
+	done <"/proc/$1/net/netstat"
+	return 1
+}
+
+# blackout_until_rto PID TC_FD DEV HOLD_S MAX_S: the premise "one retransmission
+# timeout", built rather than hoped for. DEV (on the path after the bottleneck, in the
+# namespace of the tc pipe TC_FD) drops every packet until the namespace of the sender
+# PID counts a new RTO, and HOLD_S seconds more; then it forwards again. With HOLD_S
+# 0.1 the timeout's retransmission is lost and the next one, at least 2 x 200 ms
+# (RTO_min, doubled by the backoff) after it, gets through even when this shell saw
+# the RTO 0.2 s late: every run recovers the same way. Sets BLACKOUT_START_US,
+# BLACKOUT_RTO_US and BLACKOUT_END_US (CLOCK_REALTIME).
+# Returns 1 when no RTO came within MAX_S (the path is lit again; say why and fail).
+blackout_until_rto() {
+	local pid=$1 fd=$2 dev=$3 hold=$4 max_us=$(($5 * 1000000)) before
+	rto_count "$pid" || return 1
+	before=$RTO_COUNT
+	echo "qdisc add dev $dev root netem loss 100%" >&"$fd"
+	BLACKOUT_START_US=${EPOCHREALTIME/./}
+	BLACKOUT_RTO_US=
+	while [ $((${EPOCHREALTIME/./} - BLACKOUT_START_US)) -lt "$max_us" ]; do
+		nap 0.01
+		rto_count "$pid" || break
+		if [ "$RTO_COUNT" -gt "$before" ]; then
+			BLACKOUT_RTO_US=${EPOCHREALTIME/./}
+			nap "$hold"
+			break
+		fi
+	done
+	echo "qdisc del dev $dev root" >&"$fd"
+	BLACKOUT_END_US=${EPOCHREALTIME/./}
+	[ -n "$BLACKOUT_RTO_US" ]
+}
 
 # nap_until START_NS OFFSET_S: sleeps until OFFSET_S seconds after START_NS.
 nap_until() {
