@@ -133,9 +133,12 @@ enum mltcp_abi_mode {
  * MLTCP_SO_BYTES_PER_ITER: optval is a __u64, optlen 8.  The bytes this
  *	socket sends per iteration, MLTCP_BYTES_PER_ITER_MIN ..
  *	MLTCP_BYTES_PER_ITER_MAX (EINVAL outside); 0 drops every hint (size
- *	and iteration marks) and goes back to learning.
+ *	and iteration marks) and goes back to learning (a pending mark still
+ *	waits for its idle gap).
  *	May be set before connect(): the hint is kept when the connection
- *	starts.
+ *	starts.  A size set or changed gives F = 1 until an iteration that
+ *	ends at an idle gap has carried about that size (half of it up to
+ *	the overrun bound): an honest job's first iteration runs with F = 1.
  * MLTCP_SO_ITER_BEGIN: optlen 0 (optval ignored), or optval a __u64 with
  *	optlen 8.  Marks the start of an iteration: data written to the
  *	socket before the call still belongs to the previous iteration.  A
