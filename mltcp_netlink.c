@@ -14,7 +14,7 @@
  *    in progress holds a reference on this module (netlink_dump_start()
  *    pins family->module), so the module cannot go away under a handler.
  *  - The socket dump walks the TCP established hash of the caller's
- *    namespace.  Under a bucket's spinlock it only takes references on up
+ *    namespace, showing an unprivileged caller its own sockets only.  Under a bucket's spinlock it only takes references on up
  *    to MLTCP_NL_BATCH full sockets of the namespace; it then drops the
  *    spinlock and reads each socket's state under lock_sock(), which may
  *    sleep and so cannot be taken under the bucket lock.  A socket that
@@ -240,11 +240,35 @@ struct mltcp_nl_sock {
 #endif
 };
 
-/* Dump position, in netlink_callback.ctx. */
+/* Dump position and who may see what, in netlink_callback.ctx. */
 struct mltcp_nl_dump_ctx {
 	unsigned int bucket;	/* ehash bucket */
 	unsigned int skip;	/* full sockets of the netns already done in it */
+	kuid_t owner;		/* without @all, only this user's sockets */
+	bool all;		/* CAP_NET_ADMIN in the netns: every socket */
 };
+
+/**
+ * mltcp_nl_sockets_start() - decide which sockets a socket dump shows
+ * @cb: dump callback
+ *
+ * A socket's iteration timing says when its job computes and when it
+ * sends, so an unprivileged requester sees its own sockets only (those
+ * whose owner, sk_uid, is the owner of its netlink socket); one with
+ * CAP_NET_ADMIN over the namespace sees all of the namespace's.  Decided
+ * once, in the requester's context, before the first message.
+ *
+ * Return: 0.
+ */
+static int mltcp_nl_sockets_start(struct netlink_callback *cb)
+{
+	struct mltcp_nl_dump_ctx *ctx = (struct mltcp_nl_dump_ctx *)cb->ctx;
+
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
+	ctx->owner = sock_i_uid(cb->skb->sk);
+	ctx->all = netlink_net_capable(cb->skb, CAP_NET_ADMIN);
+	return 0;
+}
 
 /**
  * mltcp_nl_read_sock() - read a socket's state and addresses
@@ -373,6 +397,7 @@ struct mltcp_nl_ref {
  * @bucket: bucket index
  * @net: namespace of the caller
  * @skip: full sockets of @net at the start of the bucket to pass over
+ * @ctx: whose sockets to reference (mltcp_nl_sockets_start())
  * @refs: output, at most MLTCP_NL_BATCH entries
  * @next: output, position to continue at if the bucket has more
  *
@@ -387,6 +412,7 @@ struct mltcp_nl_ref {
 static unsigned int mltcp_nl_collect(struct inet_hashinfo *hinfo,
 				     unsigned int bucket, const struct net *net,
 				     unsigned int skip,
+				     const struct mltcp_nl_dump_ctx *ctx,
 				     struct mltcp_nl_ref *refs,
 				     unsigned int *next)
 {
@@ -410,6 +436,9 @@ static unsigned int mltcp_nl_collect(struct inet_hashinfo *hinfo,
 		/* a hint only: the state is read again under lock_sock() */
 		if (!mltcp_sk_is_mltcp(sk))
 			continue;
+		/* sk_uid: its file's owner, written when the socket gets one */
+		if (!ctx->all && !uid_eq(READ_ONCE(sk->sk_uid), ctx->owner))
+			continue;
 		if (!refcount_inc_not_zero(&sk->sk_refcnt))
 			continue;
 		refs[n].sk = sk;
@@ -430,14 +459,12 @@ static int mltcp_nl_dump_sockets(struct sk_buff *skb,
 	unsigned int i, n, next;
 	int err = 0;
 
-	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-
 	for (; ctx->bucket <= hinfo->ehash_mask; ctx->bucket++, ctx->skip = 0) {
 		if (hlist_nulls_empty(&hinfo->ehash[ctx->bucket].chain))
 			continue;
 		do {
 			n = mltcp_nl_collect(hinfo, ctx->bucket, net, ctx->skip,
-					     refs, &next);
+					     ctx, refs, &next);
 			for (i = 0; i < n; i++) {
 				if (!err) {
 					err = mltcp_nl_dump_one(skb, cb,
@@ -603,6 +630,7 @@ static const struct genl_ops mltcp_genl_ops[] = {
 	},
 	{
 		.cmd	= MLTCP_CMD_GET_SOCKETS,
+		.start	= mltcp_nl_sockets_start,
 		.dumpit	= mltcp_nl_dump_sockets,
 	},
 	{

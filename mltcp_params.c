@@ -218,6 +218,17 @@ void mltcp_set_decrease(bool on)
 EXPORT_SYMBOL_GPL(mltcp_set_decrease);
 
 /*
+ * A write to /sys/module/mltcp/parameters changes every socket on the host,
+ * as MLTCP_CMD_SET_PARAMS does: it needs the same capability, CAP_NET_ADMIN
+ * in the initial user namespace (GENL_ADMIN_PERM), not only the file's mode.
+ * Values given at load time come from a caller that may load modules.
+ */
+static int mltcp_param_may_set(void)
+{
+	return capable(CAP_NET_ADMIN) ? 0 : -EPERM;
+}
+
+/*
  * The decimal parameters (slope, intercept, stagger, overrun): text in and
  * out as Q10 decimals, through the accessors above, which validate.
  */
@@ -231,6 +242,8 @@ static int mltcp_param_set_q10(const char *val, const struct kernel_param *kp)
 	const struct mltcp_q10_param *p = kp->arg;
 	u32 q;
 
+	if (mltcp_param_may_set())
+		return -EPERM;
 	if (mltcp_parse_q10(val, &q))
 		return -EINVAL;
 	return p->set(q);
@@ -261,6 +274,8 @@ static int mltcp_param_set_idle_ms(const char *val,
 {
 	u32 ms;
 
+	if (mltcp_param_may_set())
+		return -EPERM;
 	if (kstrtou32(val, 10, &ms))
 		return -EINVAL;
 	return mltcp_set_idle_ms(ms);
@@ -275,6 +290,8 @@ static int mltcp_param_set_mode(const char *val, const struct kernel_param *kp)
 {
 	int mode = mltcp_parse_mode(val);
 
+	if (mltcp_param_may_set())
+		return -EPERM;
 	if (mode < 0)
 		return -EINVAL;
 	return mltcp_set_mode(mode);
@@ -284,6 +301,28 @@ static int mltcp_param_get_mode(char *buf, const struct kernel_param *kp)
 {
 	return scnprintf(buf, PAGE_SIZE, "%s\n", mltcp_mode_name(mltcp_get_mode()));
 }
+
+static int mltcp_param_set_decrease(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+
+	if (mltcp_param_may_set())
+		return -EPERM;
+	if (kstrtobool(val, &on))
+		return -EINVAL;
+	mltcp_set_decrease(on);
+	return 0;
+}
+
+static int mltcp_param_get_decrease(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%c\n", mltcp_get_decrease() ? 'Y' : 'N');
+}
+
+static const struct kernel_param_ops mltcp_decrease_ops = {
+	.set = mltcp_param_set_decrease,
+	.get = mltcp_param_get_decrease,
+};
 
 static const struct kernel_param_ops mltcp_idle_ms_ops = {
 	.set = mltcp_param_set_idle_ms,
@@ -304,7 +343,7 @@ MODULE_PARM_DESC(intercept,
 module_param_cb(idle_ms, &mltcp_idle_ms_ops, NULL, 0644);
 MODULE_PARM_DESC(idle_ms,
 		 "Idle gap ending a learned iteration: max(idle_ms, 2*srtt); [1, 60000] (default 10)");
-module_param_named(decrease, mltcp_globals.decrease, bool, 0644);
+module_param_cb(decrease, &mltcp_decrease_ops, NULL, 0644);
 MODULE_PARM_DESC(decrease,
 		 "Also divide the multiplicative decrease by F (default Y; N: F scales the increase only)");
 module_param_cb(stagger, &mltcp_q10_ops, &mltcp_stagger_param, 0644);
