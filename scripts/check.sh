@@ -77,6 +77,8 @@ series() { echo "$1" | cut -d. -f1-2; }
 tag() { sed -u -E "s/^([[:space:]]*(not )?ok)( [0-9]+)?( -)?( |\$)/\\1\\3 - [$(series "$1")] /"; }
 say "# make check: kernels ${kvers[*]}"
 stage "userspace builds with -Wall -Wextra -Werror" make --no-print-directory userspace
+stage "[slurm] the SPANK plugin (contrib/slurm) builds with -Wall -Wextra -Werror" \
+	make --no-print-directory slurm
 say "# ===== unit tests (cmocka, host)"
 stream make --no-print-directory -s -k unit || say "not ok - unit tests exited non-zero"
 stage "fuzz: the core under libFuzzer from tests/fuzz/corpus for ${FUZZ_SECONDS:-60} s: no\
@@ -115,6 +117,10 @@ KVER=${kvers[0]} stream scripts/test-vm-run.sh || true
 # what differs (the hooks' glue, the socket options, netlink, lifecycles, the base
 # algorithms each module must equal at F = 1) is tested on each. KVER= runs them all.
 core_only_once="test_11 test_35 test_36 test_37 test_38"
+# test_44, the Slurm plugin on a one-node cluster (about 2 minutes), also runs on the
+# first kernel only: the plugin is userspace, and the cgroup attach it asks of each kernel
+# is test_19's and the native stage's.
+slurm_once="test_44"
 
 # kernel_stages KVER FIRST: build, sparse and the selftests for one kernel; FIRST is 1
 # for the first kernel of the run.
@@ -133,8 +139,9 @@ kernel_stages() {
 	say "# ===== selftests in the guest, kernel $kver"
 	if [ $built = 1 ]; then
 		if [ "$first" = 0 ] && [ -z "${MLTCP_TEST_FILTER:-}" ]; then
-			exclude="$exclude $core_only_once"
+			exclude="$exclude $core_only_once $slurm_once"
 			say "# $core_only_once: run on ${kvers[0]} (the shared core's behaviour)"
+			say "# $slurm_once: run on ${kvers[0]} (the Slurm plugin, userspace)"
 		fi
 		start=$(date +%s)
 		# test_33's burst at half its default and test_14's load cycles at a

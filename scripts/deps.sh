@@ -81,6 +81,8 @@ pkgs=(
 	libclang-rt-14-dev
 	# the cluster simulator (lab/sim: ns-3, whose pkg-config files link GSL)
 	libns3-dev libgsl-dev
+	# the Slurm SPANK plugin (contrib/slurm: spank.h) and its one-node cluster (test_44)
+	libslurm-dev munge slurmctld slurmd slurm-client
 )
 # The debug kernel of `make check-debug` (scripts/debug-kernel) is built from Debian's
 # source: Kconfig needs flex and bison, objtool libelf, the BTF the BPF backend needs
