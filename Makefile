@@ -1,8 +1,9 @@
 # MLTCP top-level Makefile.
 #
 #   make              build the kernel modules (for KVER) and the userspace tools
-#   make demo         two training jobs under reno/cubic/dctcp and their MLTCP versions
-#                     (= make -C lab demo; `make -C lab` lists every benchmark)
+#   make demo         two training jobs under reno/dctcp and their MLTCP versions, in a
+#                     QEMU guest (~4 min): a summary and one figure (= make -C lab demo;
+#                     `make -C lab` lists every benchmark)
 #   make check        deps, build, unit tests, then every selftest inside the QEMU bench,
 #                     on each kernel of KVERS (default: Debian 12's 6.1 and 6.12)
 #   make check-debug  every selftest on a debug kernel built once from Debian's source

@@ -98,6 +98,7 @@ stage "[sim] three Reno jobs behind a tail-drop FIFO converge under MLTCP (its w
 	"$BUILD/sim/mltcp-sim" --check lab/sim/scenarios/check-restart.conf
 say "# ===== the DDP benchmark's report and grid checks (recorded results, host)"
 stream lab/tests/test-bench-reports.sh || true
+stream lab/tests/test-demo-report.sh || true
 say "# ===== each caller's topology against its recorded dump (selftests/topology.sh, host)"
 stream lab/tests/test-topology.sh || true
 say "# ===== scripts/deps.sh refuses kernel packages (stand-in apt and dpkg, host)"

@@ -5,7 +5,9 @@
 # the grid's targets.
 #
 #   lab/scripts/bench.sh demo     lab/grids/grid-demo.conf: the compatible pair, exact start, on
-#                             both placements and with ECN, 3 runs per algorithm; table
+#                             both placements and with ECN, 3 runs per algorithm; prints
+#                             lab/scripts/bench-demo-report's summary and figure, and
+#                             writes them to lab/results/DEMO.md and demo.png (~4 min)
 #   lab/scripts/bench.sh grid     lab/grids/grid.conf (10 runs per MLTCP variant, 5 per base
 #                             algorithm, 30 iterations) plus single-flow goodput;
 #                             writes lab/results/RESULTS.md (~70 min under TCG)
@@ -147,6 +149,41 @@ for d in "$res"/*/*/run1; do
 		echo "bench: plotting $(dirname "$d") failed, see $res/plot.log" >&2
 done
 
+# the demo's short answer (a grid-demo run, or its report again): the summary and one
+# figure, and the latest of them in lab/results/DEMO.md and demo.png for the README
+if [ "$mode" = demo ] || { [ "$mode" = report ] &&
+	grep -qx 'grid=lab/grids/grid-demo.conf' "$res/env.txt" 2>/dev/null; }; then
+	env=$res/env.txt
+	# the whole of bench.sh demo (the build, the guest, the runs), kept for a report again
+	[ "$mode" = demo ] && echo "demo_seconds=$SECONDS" >>"$env"
+	mode=demo
+	lab/scripts/bench-demo-report "$res" >"$res/summary.txt" || status=1
+	el=$(sed -n 's/^elapsed=//p' "$env")
+	all=$(sed -n 's/^demo_seconds=//p' "$env" | tail -n 1)
+	{
+		echo "# make demo: its latest output"
+		echo
+		echo "Two training jobs share a link in each cell of \`lab/grids/grid-demo.conf\`, released"
+		echo "together: $(sed -n 's/^runs_base=//p' "$env") runs of the base algorithm and $(sed -n 's/^runs_mltcp=//p' "$env") of its MLTCP version, $(sed -n 's/^iterations=//p' "$env") iterations a"
+		echo "run, on kernel $(sed -n 's/^kernel=//p' "$env") ($(sed -n 's/^cpus=//p' "$env") vCPUs, a $(sed -n 's/^virt=//p' "$env") guest). The runs took $((${el:-0} / 60)) min $((${el:-0} % 60)) s$([ -n "$all" ] && echo ";" || echo ".")"
+		[ -n "$all" ] && echo "the whole demo, with the build and the guest's boot, $((all / 60)) min $((all % 60)) s."
+		echo "The command:"
+		echo
+		echo "    make demo      # = lab/scripts/bench.sh demo"
+		echo
+		sed -e "s|^figure: $res/|figure: |" -e "s|^the full grid table: .*|the full grid table: below|" \
+			"$res/summary.txt"
+		echo
+		[ -f "$res/demo.png" ] && echo "![make demo: base and MLTCP on the same axes](demo.png)" && echo
+		echo "## The full grid table"
+		echo
+		echo "Column meanings: \`lab/scripts/bench-grid-table\`."
+		echo
+		cat "$res/table.md"
+	} >"$top/lab/results/DEMO.md"
+	[ -f "$res/demo.png" ] && cp "$res/demo.png" "$top/lab/results/demo.png"
+fi
+
 if [ "$mode" = full ] || [ "$mode" = grid ]; then
 	env=$res/env.txt
 	{
@@ -180,7 +217,7 @@ if [ "$mode" = full ] || [ "$mode" = grid ]; then
 fi
 
 echo
-cat "$res/table.md"
+if [ "$mode" = demo ]; then cat "$res/summary.txt"; else cat "$res/table.md"; fi
 [ -f "$res/goodput.md" ] && { echo; cat "$res/goodput.md"; }
 [ -f "$res/ddp/ddp.md" ] && { echo; cat "$res/ddp/ddp.md"; }
 echo
