@@ -482,9 +482,21 @@ MLTCP_EXPORT int mltcp_get_state(int fd, struct mltcp_info *st)
 
 /* ---- jobs ---------------------------------------------------------------- */
 
+/*
+ * A job remembers each socket by its descriptor and by its SO_COOKIE, the
+ * kernel's number for the socket itself: a descriptor that was closed, or
+ * closed and reused for another socket, no longer has the cookie it was
+ * added with, and the entry is dropped the next time the job is used
+ * instead of acting on whatever the number now names.
+ */
+struct job_sock {
+	int fd;
+	uint64_t cookie;
+};
+
 struct mltcp_job {
 	pthread_mutex_t lock;
-	int *fds;
+	struct job_sock *socks;
 	size_t n;
 	size_t cap;
 	int64_t tiebreak;	/* -1: none set */
@@ -493,7 +505,7 @@ struct mltcp_job {
 static void job_init(struct mltcp_job *job)
 {
 	pthread_mutex_init(&job->lock, NULL);
-	job->fds = NULL;
+	job->socks = NULL;
 	job->n = 0;
 	job->cap = 0;
 	job->tiebreak = -1;
@@ -516,17 +528,43 @@ MLTCP_EXPORT void mltcp_job_free(struct mltcp_job *job)
 	if (!job)
 		return;
 	pthread_mutex_destroy(&job->lock);
-	free(job->fds);
+	free(job->socks);
 	free(job);
 }
 
-/* Index of @fd in @job, or -1; called with the lock held. */
+/* The socket's cookie, or 0 when @fd names no socket (never a cookie). */
+static uint64_t sock_cookie(int fd)
+{
+	uint64_t cookie = 0;
+	socklen_t len = sizeof(cookie);
+	int saved = errno;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_COOKIE, &cookie, &len) < 0 || len != sizeof(cookie))
+		cookie = 0;
+	errno = saved;
+	return cookie;
+}
+
+/* Drops the entries whose descriptor no longer names their socket; lock held. */
+static void job_prune(struct mltcp_job *job)
+{
+	size_t i = 0;
+
+	while (i < job->n) {
+		if (sock_cookie(job->socks[i].fd) == job->socks[i].cookie)
+			i++;
+		else
+			job->socks[i] = job->socks[--job->n];
+	}
+}
+
+/* Index of @fd in @job, or -1; called with the lock held, after job_prune(). */
 static long job_find(const struct mltcp_job *job, int fd)
 {
 	size_t i;
 
 	for (i = 0; i < job->n; i++)
-		if (job->fds[i] == fd)
+		if (job->socks[i].fd == fd)
 			return (long)i;
 	return -1;
 }
@@ -534,6 +572,7 @@ static long job_find(const struct mltcp_job *job, int fd)
 MLTCP_EXPORT int mltcp_job_add(struct mltcp_job *job, int fd)
 {
 	int ret = 0, err = 0;
+	uint64_t cookie;
 
 	if (!job) {
 		errno = EINVAL;
@@ -541,24 +580,30 @@ MLTCP_EXPORT int mltcp_job_add(struct mltcp_job *job, int fd)
 	}
 	if (check_tcp_fd(fd) < 0)
 		return -1;
+	cookie = sock_cookie(fd);
+	if (!cookie) {
+		errno = EBADF;
+		return -1;
+	}
 
 	pthread_mutex_lock(&job->lock);
+	job_prune(job);
 	if (job_find(job, fd) >= 0) {
 		err = EEXIST;
 	} else {
 		if (job->n == job->cap) {
 			size_t cap = job->cap ? job->cap * 2 : 8;
-			int *fds = realloc(job->fds, cap * sizeof(*fds));
+			struct job_sock *socks = realloc(job->socks, cap * sizeof(*socks));
 
-			if (!fds)
+			if (!socks)
 				err = ENOMEM;
 			else {
-				job->fds = fds;
+				job->socks = socks;
 				job->cap = cap;
 			}
 		}
 		if (!err) {
-			job->fds[job->n++] = fd;
+			job->socks[job->n++] = (struct job_sock){ .fd = fd, .cookie = cookie };
 			/* best effort: the socket may not be on MLTCP yet */
 			if (job->tiebreak >= 0) {
 				int saved = errno;
@@ -585,9 +630,10 @@ MLTCP_EXPORT int mltcp_job_remove(struct mltcp_job *job, int fd)
 		return -1;
 	}
 	pthread_mutex_lock(&job->lock);
+	job_prune(job);
 	i = job_find(job, fd);
 	if (i >= 0)
-		job->fds[i] = job->fds[--job->n];
+		job->socks[i] = job->socks[--job->n];
 	pthread_mutex_unlock(&job->lock);
 	if (i < 0) {
 		errno = ENOENT;
@@ -605,6 +651,7 @@ MLTCP_EXPORT int mltcp_job_size(struct mltcp_job *job)
 		return -1;
 	}
 	pthread_mutex_lock(&job->lock);
+	job_prune(job);
 	n = job->n > INT32_MAX ? INT32_MAX : (int)job->n;
 	pthread_mutex_unlock(&job->lock);
 	return n;
@@ -621,8 +668,9 @@ static int job_apply(struct mltcp_job *job, int (*fn)(int, uint64_t),
 		return -1;
 	}
 	pthread_mutex_lock(&job->lock);
+	job_prune(job);
 	for (i = 0; i < job->n; i++)
-		if (fn(job->fds[i], bytes) < 0 && !first_err)
+		if (fn(job->socks[i].fd, bytes) < 0 && !first_err)
 			first_err = errno;
 	pthread_mutex_unlock(&job->lock);
 	if (first_err) {

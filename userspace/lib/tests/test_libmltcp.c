@@ -214,6 +214,38 @@ static void test_registry(void **state)
 	close(tcp);
 }
 
+/*
+ * A registered socket closed without mltcp_unregister(), its descriptor
+ * number reused by another socket: the registry drops the old entry and
+ * never acts on the new socket (a plain TCP socket, where any call fails).
+ */
+static void test_fd_reuse(void **state)
+{
+	struct mltcp_job *job = mltcp_job_new();
+	int old = tcp_socket(), reused;
+
+	(void)state;
+	assert_non_null(job);
+	assert_int_equal(mltcp_register(old), 0);
+	assert_int_equal(mltcp_job_add(job, old), 0);
+	assert_fails(mltcp_set_bytes_per_iter_all(65536), tcp_errno);
+	close(old);
+	reused = tcp_socket();
+	assert_int_equal(reused, old);
+	assert_int_equal(mltcp_set_bytes_per_iter_all(65536), 0);
+	assert_int_equal(mltcp_iteration_begin_all(0), 0);
+	assert_int_equal(mltcp_job_set_bytes_per_iter(job, 65536), 0);
+	assert_int_equal(mltcp_job_size(job), 0);
+	assert_fails(mltcp_unregister(reused), ENOENT);
+	/* the new socket is a new member, not a duplicate */
+	assert_int_equal(mltcp_register(reused), 0);
+	assert_fails(mltcp_register(reused), EEXIST);
+	assert_fails(mltcp_set_bytes_per_iter_all(65536), tcp_errno);
+	assert_int_equal(mltcp_unregister(reused), 0);
+	mltcp_job_free(job);
+	close(reused);
+}
+
 #define NTHREADS 8
 #define ROUNDS 2000
 
@@ -275,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_get_state_args),
 		cmocka_unit_test(test_job),
 		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_fd_reuse),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_q10),
 	};

@@ -171,10 +171,10 @@ static inline double mltcp_q10_to_double(uint32_t q10)
  *
  * A job is a set of sockets that start their iterations together, e.g. the
  * connections of one data-parallel worker.  The process-wide registry is a
- * job owned by the library (mltcp_register() and friends).  A job only
- * stores descriptors: close() does not remove a socket, so unregister it
- * first; a descriptor number reused for another socket would otherwise be
- * acted upon.
+ * job owned by the library (mltcp_register() and friends).  A job knows
+ * each socket by its descriptor and its SO_COOKIE: a socket closed without
+ * being removed drops out of the job the next time the job is used, and
+ * its descriptor number, reused for another socket, is never acted upon.
  */
 struct mltcp_job;
 
@@ -201,7 +201,7 @@ void mltcp_job_free(struct mltcp_job *job);
  *	EBADF        @fd is negative or not open
  *	ENOTSOCK     @fd is not a socket
  *	ENOPROTOOPT  @fd is not a TCP socket
- *	EEXIST       @fd is already in @job
+ *	EEXIST       @fd, the same socket, is already in @job
  *	ENOMEM       out of memory
  */
 int mltcp_job_add(struct mltcp_job *job, int fd);
