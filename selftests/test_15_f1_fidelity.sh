@@ -83,9 +83,11 @@ setup() {
 # until the sender has had a retransmission timeout, and 0.1 s more
 # (blackout_until_rto: the premise is built, not hoped for). The windows are placed on
 # the blackout as it happened, so a guest that runs the test late moves them, not
-# their content: goodput over [1.5 s before it, 3 s after it], cwnd over [1 s, 3 s]
-# after it (the curve after the timeout; its first second is slow start from one
-# segment). Returns 2, with PREMISE saying why, when no RTO came or too late for that.
+# their content: goodput over the 1.5 s before it and [1 s, 3 s] after it, cwnd over
+# the latter (the curve after the timeout). Neither counts the blackout nor the
+# second after it: how long the path stays dark depends on when this shell saw the
+# RTO, and so does when the retransmission that gets through starts the recovery.
+# Returns 2, with PREMISE saying why, when no RTO came or too late for that.
 one_run() {
 	local algo=$1 n=$2 rto=$3 out=$4 secs=5 start from=500 to=5000 bs be
 	[ "$rto" = rto ] && secs=10
@@ -107,10 +109,12 @@ one_run() {
 	[ -n "${PREMISE:-}" ] && return 2
 	flows_stats "$out.s" "$from" "$to" >"$out"
 	if [ "$rto" = rto ]; then
-		local w c
+		local w b c
 		read -ra w <"$out"
+		read -ra b <<<"$(flows_stats "$out.s" "$from" "$bs")"
 		read -ra c <<<"$(flows_stats "$out.s" $((be + 1000)) "$to")"
-		echo "${w[0]} ${c[1]} ${c[2]} ${c[3]} ${w[4]} ${w[5]} ${w[6]}" >"$out"
+		echo "$(awk -v b="${b[0]}" -v c="${c[0]}" 'BEGIN { printf "%.2f", (b * 1.5 + c * 2) / 3.5 }')" \
+			"${c[1]} ${c[2]} ${c[3]} ${w[4]} ${w[5]} ${w[6]}" >"$out"
 	fi
 }
 
