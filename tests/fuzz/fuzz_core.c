@@ -27,10 +27,11 @@
  *
  * The model is looser than the core on purpose (it does not know how the
  * core counts an iteration), so anything it reports is a hole.  A failed
- * check aborts with a message saying which.  FUZZ_CHECK=bound, =shown or
- * =earned keeps one of the three checks of (a) (with (b) and (c)), and FUZZ_SIZES=max or =fixed
- * restricts declared sizes to 2^48 or to one size: both only to steer a
- * run at one kind of hole (tests/fuzz/README).
+ * check aborts with a message saying which.  To steer a run at one kind of
+ * hole (tests/fuzz/README): FUZZ_CHECK=bound, =shown or =earned keeps one
+ * of the three checks of (a), with (b) and (c); FUZZ_SIZES=max or =fixed
+ * restricts declared sizes to 2^48 or to 1 MB; FUZZ_START=shown starts
+ * after an honest first iteration.  FUZZ_TRACE=1 prints each operation.
  *
  * Input: a sequence of operations, an opcode byte then its arguments; a
  * short input is padded with zeros.
@@ -110,16 +111,15 @@ struct sim {
 	/* (a): a declared size and whether the model lets it earn F */
 	int decl;
 	int decl_shown;
-	/* a mark not yet followed by an idle gap */
-	int mark_pending;
 	u64 decl_size;
-	u64 fbytes_total;
+	/* (a): a mark not yet followed by an idle gap */
+	int mark_pending;
 };
 
 static int check_bound = 1, check_shown = 1, check_earned = 1;
 static int sizes_mode;	/* 0 any, 1 max, 2 fixed */
 static int start_shown;	/* FUZZ_START=shown */
-static int trace;	/* FUZZ_TRACE=1: print each operation (replaying an input) */
+static int trace;	/* FUZZ_TRACE=1 */
 
 static const char *const op_names[OP_MAX] = {
 	"set_size", "tiebreak", "mark", "write", "send", "ack", "ack_all", "loss",
@@ -130,7 +130,8 @@ static void fail(const struct sim *s, const char *what)
 {
 	fprintf(stderr,
 		"mltcp fuzz: %s\n  acked %llu written %llu bpi %llu flags %#x iters %u mark %llu\n"
-		"  window: F>1 bytes %llu, size %llu, overrun %u%s; declared %d size %llu shown %d\n",
+		"  window: F>1 bytes %llu, size %llu, overrun %u%s;"
+		" declared %d size %llu shown %d\n",
 		what, (unsigned long long)s->acked, (unsigned long long)s->written,
 		(unsigned long long)s->ms.bytes_per_iter, s->ms.flags, (unsigned int)s->ms.iters,
 		(unsigned long long)s->ms.mark, (unsigned long long)s->win_fbytes,
@@ -226,7 +227,7 @@ static u32 decode_gap_us(struct in *in)
 	return get32(in);
 }
 
-/* The size the model holds a declared size to, after a successful call. */
+/* A size the core accepted: not shown, in the model, if it changes the size in use. */
 static void model_declare(struct sim *s, u64 bytes, u64 bpi_before)
 {
 	if (bytes != bpi_before)
@@ -365,7 +366,6 @@ static void do_ack(struct sim *s, u64 n, u32 rtt, uint8_t flags)
 	if ((s64)(s->acked - n - s->ms.mark) < 0)
 		n = s->acked - s->ms.mark;
 	s->win_fbytes += n;
-	s->fbytes_total += n;
 	if (check_earned && s->mark_pending)
 		fail(s, "F > 1 after a mark before an idle gap");
 	if (check_shown && s->decl && !s->decl_shown)

@@ -23,6 +23,8 @@
 #define THRESH		mltcp_idle_threshold_us(MLTCP_IDLE_MS_DEFAULT, 1000)
 /* no overrun bound: the tests of F's ramp past an iteration's size */
 #define NO_BOUND	0U
+/* the bound an iteration's end checks a declared size against (mltcp_confirm_size()) */
+#define OVERRUN		MLTCP_OVERRUN_DEFAULT
 
 static inline struct mltcp_sock new_sock(u64 acked)
 {
@@ -48,7 +50,7 @@ static inline void shown_size(struct mltcp_sock *ms, u64 bytes)
 static inline enum mltcp_event learned_iter(struct mltcp_sock *ms, u64 *acked, u64 size)
 {
 	*acked += size;
-	return mltcp_on_tx_start(ms, *acked, 0, GAP_IDLE, THRESH, MLTCP_OVERRUN_DEFAULT);
+	return mltcp_on_tx_start(ms, *acked, 0, GAP_IDLE, THRESH, OVERRUN);
 }
 
 #endif

@@ -93,10 +93,10 @@ static void test_idle_gap(void **state)
 	/* something still in flight (e.g. an RTO retransmission): never a gap */
 	assert_false(mltcp_is_idle_gap(1448, 10 * thr, thr));
 
-	assert_int_equal(mltcp_on_tx_start(&ms, MB, 0, thr, thr, MLTCP_OVERRUN_DEFAULT), MLTCP_EV_NONE);
-	assert_int_equal(mltcp_on_tx_start(&ms, MB, 1448, 10 * thr, thr, MLTCP_OVERRUN_DEFAULT), MLTCP_EV_NONE);
+	assert_int_equal(mltcp_on_tx_start(&ms, MB, 0, thr, thr, OVERRUN), MLTCP_EV_NONE);
+	assert_int_equal(mltcp_on_tx_start(&ms, MB, 1448, 10 * thr, thr, OVERRUN), MLTCP_EV_NONE);
 	assert_true(ms.mark == 0);
-	assert_int_equal(mltcp_on_tx_start(&ms, MB, 0, thr + 1, thr, MLTCP_OVERRUN_DEFAULT), MLTCP_EV_LEARNED);
+	assert_int_equal(mltcp_on_tx_start(&ms, MB, 0, thr + 1, thr, OVERRUN), MLTCP_EV_LEARNED);
 	assert_true(ms.mark == MB);
 	assert_true(ms.hist[0] == MB);
 }
@@ -165,7 +165,7 @@ static void test_begin_excludes_unacked(void **state)
 	ms.size_shown = 1;	/* as if an earlier iteration had shown 4 MB */
 	assert_true(ms.mark == MB + MB / 2);
 	/* the iteration's communication begins after its compute */
-	mltcp_on_tx_start(&ms, MB + MB / 2, 0, GAP_IDLE, THRESH, MLTCP_OVERRUN_DEFAULT);
+	mltcp_on_tx_start(&ms, MB + MB / 2, 0, GAP_IDLE, THRESH, OVERRUN);
 	/* acking the old data does not advance this iteration, nor gets its F */
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND,
 					  MB + MB / 4), ONE);

@@ -63,12 +63,12 @@ static void test_restart_given(void **state)
 					      20000, thr));
 		assert_true(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0,
 					      20000, thr));
-		assert_int_equal(mltcp_on_tx_start(&ms, (u64)i * 4 * MB, 0, 20000, thr, MLTCP_OVERRUN_DEFAULT),
+		assert_int_equal(mltcp_on_tx_start(&ms, (u64)i * 4 * MB, 0, 20000, thr, OVERRUN),
 				 MLTCP_EV_NONE);
 		/* the next buckets of the same iteration, even after a long gap */
 		assert_false(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0,
 					       300000, thr));
-		mltcp_on_tx_start(&ms, (u64)i * 4 * MB + MB, 0, 300000, thr, MLTCP_OVERRUN_DEFAULT);
+		mltcp_on_tx_start(&ms, (u64)i * 4 * MB + MB, 0, 300000, thr, OVERRUN);
 		assert_false(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0,
 					       300000, thr));
 		assert_int_equal(mltcp_iter_begin(&ms, (u64)(i + 1) * 4 * MB, 0, 0),

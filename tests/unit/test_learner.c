@@ -21,6 +21,7 @@
 #define MS	1000U
 /* 10 ms floor, srtt 1 ms */
 #define THRESH	mltcp_idle_threshold_us(MLTCP_IDLE_MS_DEFAULT, 1000)
+#define OVERRUN	MLTCP_OVERRUN_DEFAULT
 #define MAXB	16
 
 /*
@@ -71,7 +72,7 @@ static u32 jitter(struct sim *s, u32 gap, unsigned int pct)
 static void burst(struct sim *s, u32 gap_us, u64 bytes)
 {
 	if (s->started &&
-	    mltcp_on_tx_start(&s->ms, s->acked, 0, gap_us, THRESH, MLTCP_OVERRUN_DEFAULT) == MLTCP_EV_LEARNED)
+	    mltcp_on_tx_start(&s->ms, s->acked, 0, gap_us, THRESH, OVERRUN) == MLTCP_EV_LEARNED)
 		s->learned++;
 	s->started = true;
 	s->acked += bytes;
@@ -391,7 +392,7 @@ static unsigned int replay(struct sim *s, const struct recorded *r, unsigned int
 
 		s->acked += r->gaps[i].bytes;
 		if (mltcp_on_tx_start(&s->ms, s->acked, 0, r->gaps[i].gap_ms * MS,
-				      THRESH, MLTCP_OVERRUN_DEFAULT) != MLTCP_EV_LEARNED)
+				      THRESH, OVERRUN) != MLTCP_EV_LEARNED)
 			continue;
 		s->learned++;
 		last = mltcp_last_iter_bytes(&s->ms);

@@ -73,7 +73,7 @@ static void test_tiny_marked_iterations(void **state)
 	(void)state;
 	for (i = 0; i < 5; i++) {
 		mltcp_iter_begin(&ms, acked, 0, 0);
-		mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH, MLTCP_OVERRUN_DEFAULT);
+		mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH, BOUND);
 		acked += 1000;
 	}
 	assert_true(ms.bytes_per_iter == 1000);
@@ -107,7 +107,8 @@ static void test_overrun_declared(void **state)
 	assert_int_equal(mltcp_soften_cut(100, 50, f_at(&ms, BOUND, acked + 100 * MB)), 50);
 	/* an idle gap that ends the iteration starts F's ramp again */
 	acked += 3 * MB;
-	assert_int_equal(mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH, MLTCP_OVERRUN_DEFAULT), MLTCP_EV_LEARNED);
+	assert_int_equal(mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH, BOUND),
+			 MLTCP_EV_LEARNED);
 	assert_int_equal(f_at(&ms, BOUND, acked + MB / 2), ONE + ONE / 2);
 	/* the head start moves where F starts, not how long it lasts */
 	ms.tiebreak = MLTCP_TIEBREAK_MAX;
@@ -130,7 +131,7 @@ static void test_overrun_learned_stream(void **state)
 	(void)state;
 	for (i = 0; i < MLTCP_HIST_LEN; i++) {
 		acked += 64 * KB;
-		assert_int_equal(mltcp_on_tx_start(&ms, acked, 0, 50000, THRESH, MLTCP_OVERRUN_DEFAULT),
+		assert_int_equal(mltcp_on_tx_start(&ms, acked, 0, 50000, THRESH, BOUND),
 				 MLTCP_EV_LEARNED);
 	}
 	assert_true(ms.bytes_per_iter == 64 * KB);
@@ -155,16 +156,16 @@ static void test_marks_need_idle_gap(void **state)
 		mltcp_iter_begin(&ms, acked, 0, MB);
 		assert_int_equal(f_at(&ms, BOUND, acked + MB / 2), ONE);
 		/* a transmission after a pause shorter than the threshold */
-		mltcp_on_tx_start(&ms, acked, 0, 1000, THRESH, MLTCP_OVERRUN_DEFAULT);
+		mltcp_on_tx_start(&ms, acked, 0, 1000, THRESH, BOUND);
 		assert_false(mltcp_iter_earned(&ms));
 		acked += MB;
 	}
 	/* a real compute phase: the restart is due, and F applies from there */
 	mltcp_iter_begin(&ms, acked, 0, 0);
-	mltcp_on_tx_start(&ms, acked, 4096, GAP_IDLE, THRESH, MLTCP_OVERRUN_DEFAULT);	/* data in flight */
+	mltcp_on_tx_start(&ms, acked, 4096, GAP_IDLE, THRESH, BOUND);	/* data in flight */
 	assert_false(mltcp_iter_earned(&ms));
 	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_LEARNED, PARAMS, 0, GAP_IDLE, THRESH));
-	mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH, MLTCP_OVERRUN_DEFAULT);
+	mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH, BOUND);
 	assert_true(mltcp_iter_earned(&ms));
 	assert_int_equal(f_at(&ms, BOUND, acked + MB / 2), ONE + ONE / 2);
 	/* dropping the hints goes back to learning; the mark still needs its gap */
@@ -172,7 +173,7 @@ static void test_marks_need_idle_gap(void **state)
 	mltcp_set_size(&ms, 0);
 	assert_false(ms.flags & MLTCP_SF_HINTED);
 	assert_false(mltcp_iter_earned(&ms));
-	mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH, MLTCP_OVERRUN_DEFAULT);
+	mltcp_on_tx_start(&ms, acked, 0, GAP_IDLE, THRESH, BOUND);
 	assert_true(mltcp_iter_earned(&ms));
 }
 
@@ -184,7 +185,7 @@ static void marked_restart(struct mltcp_sock *ms, u32 mark_ms, u32 restart_ms)
 	assert_true(mltcp_restart_due(ms, MLTCP_MODE_LEARNED, PARAMS, 0,
 				      (restart_ms - mark_ms) * 1000U, THRESH));
 	mltcp_yield_begin(ms, (restart_ms - mark_ms) * 1000U, restart_ms);
-	mltcp_on_tx_start(ms, 0, 0, (restart_ms - mark_ms) * 1000U, THRESH, MLTCP_OVERRUN_DEFAULT);
+	mltcp_on_tx_start(ms, 0, 0, (restart_ms - mark_ms) * 1000U, THRESH, BOUND);
 }
 
 /*
@@ -358,8 +359,9 @@ static void job_send(struct job *j, u64 bytes, u64 ramp_from, u64 ramp_size, u32
 		if (!ramp_size)
 			assert_int_equal(out.f, ONE);
 		else if (ramp_size != ANY_F)
-			assert_int_equal(out.f, mltcp_f_q10(PARAMS, mltcp_ratio_q10(j->acked - ramp_from,
-										  ramp_size)));
+			assert_int_equal(out.f, mltcp_f_q10(PARAMS,
+							    mltcp_ratio_q10(j->acked - ramp_from,
+									    ramp_size)));
 	}
 }
 
