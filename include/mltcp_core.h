@@ -17,7 +17,9 @@
  * takes each transition:
  *
  *   BASE (F = 1): size unknown or below 16 KiB, or mode off
- *     |  a size is given, or the learner has recorded three iterations
+ *     |  a size is given, or the learner has recorded three iterations;
+ *     |  a given size is UNEARNED until an iteration that ends at an idle
+ *     |  gap has shown it (mltcp_size_shown())
  *     v
  *   ITERATION BOUNDARY: a mark (given, mltcp_hook_mark()), or an idle gap
  *     |   the learner takes for an iteration gap (learned, TX start)
