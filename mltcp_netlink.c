@@ -265,7 +265,8 @@ static int mltcp_nl_sockets_start(struct netlink_callback *cb)
 	struct mltcp_nl_dump_ctx *ctx = (struct mltcp_nl_dump_ctx *)cb->ctx;
 
 	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
-	ctx->owner = sock_i_uid(cb->skb->sk);
+	/* NETLINK_CB().sk is the requester's socket; cb->skb->sk the family's own */
+	ctx->owner = sock_i_uid(NETLINK_CB(cb->skb).sk);
 	ctx->all = netlink_net_capable(cb->skb, CAP_NET_ADMIN);
 	return 0;
 }

@@ -217,7 +217,7 @@ tap_result "root's dump lists every MLTCP socket of the namespace, nobody's too 
 echo quit >&"${HOLD_W[n]}"
 # uid 0 without CAP_NET_ADMIN: the module's parameter files refuse it like netlink does
 p=/sys/module/mltcp/parameters
-out=$(setpriv --inh-caps=-net_admin --bounding-set=-net_admin sh -c "echo 0 >$p/overrun" 2>&1)
+out=$(setpriv --inh-caps=-net_admin --bounding-set=-net_admin bash -c "echo 0 >$p/overrun" 2>&1)
 rc=$?
 [ $rc != 0 ] && grep -q "not permitted" <<<"$out" && [ "$(params_now)" = "$before" ]
 tap_result "uid 0 without CAP_NET_ADMIN: writing $p/overrun fails with EPERM, nothing changed (\"$out\")" $?
