@@ -9,7 +9,7 @@
 # slurmctld and slurmd started here with a minimal slurm.conf and cgroup.conf
 # (CgroupPlugin=cgroup/v2 on the guest's cgroup2 hierarchy, IgnoreSystemd: no systemd
 # here) and a plugstack.conf that loads build/slurm/spank_mltcp.so with this checkout's
-# mltcpctl. Three batch jobs run one after another, each opening TCP connections
+# mltcpctl. Batch jobs run one after another, each opening TCP connections
 # through the shaped link and printing `ss -ti` of them while they are open:
 #  - `sbatch --mltcp=mltcp_cubic`: the batch step's connections and those of an srun
 #    step inside the job (which takes the option from the job's environment) run
@@ -19,29 +19,36 @@
 #    log has no line of the plugin about it;
 #  - `sbatch --mltcp=mltcp_bogus`: sbatch warns and accepts it, the job completes, its
 #    output says why it runs on the default (and it does), slurmd's log has the error;
+#  - `sbatch --mltcp=mltcp_dctcp` where its module is not loaded: mltcpctl attach
+#    refuses, its reason is in the job's output, the job completes on the default;
 #  - afterwards `mltcpctl attach` lists no attachment.
 # SLURM_TEST_BACKEND=bpf runs the algorithms from the BPF backend (mltcpctl bpf load)
-# instead of the modules.
+# instead of the modules; MLTCP_SPANK_PLUGIN=PATH tests another build of the plugin.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_flows.sh"
 
 ml_need_tools mltcp-flow
-PLUGIN=$(dirname "$ML_BIN")/slurm/spank_mltcp.so
+PLUGIN=${MLTCP_SPANK_PLUGIN:-$(dirname "$ML_BIN")/slurm/spank_mltcp.so}
 
-tap_plan 14
+tap_plan 17
 [ -f "$PLUGIN" ] || bail "$PLUGIN is built (make slurm)"
 for p in munged slurmctld slurmd sbatch srun scontrol sinfo; do
-	command -v "$p" >/dev/null || bail "$p is installed (make deps: munge slurmctld slurmd slurm-client)"
+	command -v "$p" >/dev/null ||
+		bail "$p is installed (make deps: munge slurmctld slurmd slurm-client)"
 done
 cg2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
 [ -n "$cg2" ] && [ "$(cat /proc/self/cgroup)" = "0::/" ] ||
-	bail "a pure cgroup v2 hierarchy, with this shell in its root (Slurm's cgroup/v2 refuses a hybrid layout): /proc/self/cgroup is $(tr '\n' ' ' </proc/self/cgroup)"
+	bail "a pure cgroup v2 hierarchy, with this shell in its root (Slurm's cgroup/v2" \
+		"refuses a hybrid layout): /proc/self/cgroup is $(tr '\n' ' ' </proc/self/cgroup)"
 
 case ${SLURM_TEST_BACKEND:-modules} in
 modules) ml_modprobe mltcp_cubic || bail "mltcp_cubic loads" ;;
 bpf)
-	"$CTL" bpf load >/dev/null || bail "mltcpctl bpf load"
 	at_exit "'$CTL' bpf unload"
+	out=$(MLTCP_BPF_DEBUG=1 "$CTL" bpf load 2>&1) || {
+		printf '%s\n' "$out" | tail -n 20 | diag_stream
+		bail "mltcpctl bpf load"
+	}
 	;;
 *) bail "SLURM_TEST_BACKEND is modules or bpf, not '$SLURM_TEST_BACKEND'" ;;
 esac
@@ -212,8 +219,11 @@ all_on() {
 	lines=$(conns "$1" "$2")
 	[ "$(grep -c . <<<"$lines")" = 2 ] && ! grep -v -q -E "[[:space:]]$3[[:space:]]" <<<"$lines"
 }
-# show_job NAME: the job's output, submission and slurmd's log as diagnostics.
+# show_job NAME: the job's output, submission and slurmd's log as diagnostics, once.
+declare -A shown
 show_job() {
+	[ -z "${shown[$1]:-}" ] || return 0
+	shown[$1]=1
 	diag "job $1: $JOB_STATE; its output, sbatch's stderr, the end of slurmd.log:"
 	cat "$T/$1.out" "$T/$1.submit" 2>&1 | diag_stream
 	tail -n 15 "$T/slurmd.log" | diag_stream
@@ -230,6 +240,9 @@ expect() {
 	fi
 }
 completed() { [ "$JOB_STATE" = "COMPLETED 0:0" ]; }
+# the plugin's words for a job left on the default
+algos="mltcp_reno, mltcp_cubic, mltcp_dctcp"
+ondefault="the job runs on the node's default"
 # logged N PATTERN: slurmd's log has N lines matching the extended PATTERN.
 logged() { [ "$(grep -c -E "$2" "$T/slurmd.log")" = "$1" ]; }
 
@@ -244,6 +257,7 @@ expect asks "slurmd's log: the plugin attached both steps' cgroups, job_$JOB_ID/
 	logged 2 "mltcp: job $JOB_ID: .*/job_$JOB_ID/step_(batch|0) attached to mltcp_cubic$"
 expect asks "slurmd's log: and detached both" \
 	logged 2 "mltcp: job $JOB_ID: .*/job_$JOB_ID/step_(batch|0) detached$"
+grep "mltcp: job $JOB_ID:" "$T/slurmd.log" | diag_stream
 
 printf '#!/bin/bash\n%s plain %s\n' "$client" "$dst" >"$T/plain.sh"
 job plain
@@ -258,11 +272,30 @@ expect bogus "sbatch --mltcp=mltcp_bogus warns at submission and takes the job" 
 	grep -q "^mltcp: --mltcp=mltcp_bogus: not an MLTCP congestion control" "$T/bogus.submit"
 expect bogus "the job completes all the same ($JOB_STATE)" completed
 expect bogus "its output says why it runs on the default" \
-	grep -q "^mltcp: --mltcp=mltcp_bogus: not an MLTCP congestion control (mltcp_reno, mltcp_cubic, mltcp_dctcp); the job runs on the node's default$" \
+	grep -q "^mltcp: --mltcp=mltcp_bogus: not an MLTCP congestion control ($algos); $ondefault\$" \
 	"$T/bogus.out"
 expect bogus "and it does: its connections run $default_cc" all_on bogus bogus "$default_cc"
 expect bogus "slurmd's log has the error" \
 	logged 1 "error: mltcp: job $JOB_ID: --mltcp=mltcp_bogus: not an MLTCP congestion control"
+
+# An algorithm the node does not have (its module not loaded): mltcpctl attach refuses,
+# and its reason reaches the job's output.
+printf '#!/bin/bash\n%s unavail %s\n' "$client" "$dst" >"$T/unavail.sh"
+if [ "${SLURM_TEST_BACKEND:-modules}" = modules ] && [ ! -d /sys/module/mltcp_dctcp ]; then
+	job unavail --mltcp=mltcp_dctcp
+	expect unavail "--mltcp=mltcp_dctcp without its module: the job completes ($JOB_STATE)" \
+		completed
+	why="^mltcp: --mltcp=mltcp_dctcp not applied: $CTL attach .*/job_$JOB_ID/step_batch"
+	why+=" mltcp_dctcp failed (mltcpctl: attach: mltcp_dctcp is not available: .*); $ondefault\$"
+	expect unavail "its output has mltcpctl's reason" grep -q "$why" "$T/unavail.out"
+	expect unavail "and its connections run $default_cc" all_on unavail unavail "$default_cc"
+else
+	for d in "completes" "its output has mltcpctl's reason" "its connections run the default"
+	do
+		skip "--mltcp=mltcp_dctcp without its module: $d" \
+			"the BPF backend or mltcp_dctcp is loaded"
+	done
+fi
 
 left=$("$CTL" attach 2>&1)
 if [ -z "$left" ]; then

@@ -251,8 +251,8 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 		return ESPANK_SUCCESS;
 	}
 	if (step_cgroup(cg, sizeof(cg), why, sizeof(why))) {
-		snprintf(failure, sizeof(failure), "--mltcp=%s not applied: %s; the job runs on the node's default",
-			 algo, why);
+		snprintf(failure, sizeof(failure),
+			 "--mltcp=%s not applied: %s; the job runs on the node's default", algo, why);
 		slurm_error("mltcp: job %u: %s", job, failure);
 		return ESPANK_SUCCESS;
 	}
