@@ -62,20 +62,26 @@ cli.connect(srv.getsockname()[:2])
 peer, _ = srv.accept()
 threading.Thread(target=lambda: [None for _ in iter(lambda: peer.recv(65536), b"")], daemon=True).start()
 mltcp.register(cli)
-mltcp.iteration_begin_all()
-# the compute phase: the mark earns F at the first send after an idle gap
-# (idle_ms, 10 ms, from the handshake's last send; lsndtime is in jiffies)
-time.sleep(0.05)
-cli.sendall(bytes(100000))
-for _ in range(500):
-    if struct.unpack("i", fcntl.ioctl(cli, termios.TIOCOUTQ, b"\0" * 4))[0] == 0:
-        break
-    time.sleep(0.01)
+def drained():
+    for _ in range(500):
+        if struct.unpack("i", fcntl.ioctl(cli, termios.TIOCOUTQ, b"\0" * 4))[0] == 0:
+            return
+        time.sleep(0.01)
+# each iteration: a mark, the compute phase (the mark earns F at the first send after
+# an idle gap: idle_ms, 10 ms, from the last send; lsndtime is in jiffies), the bytes.
+# The first, of the declared size, shows it (F = 1 through it); the second earns F.
+for sent in (200000, 100000):
+    mltcp.iteration_begin_all()
+    time.sleep(0.05)
+    cli.sendall(bytes(sent))
+    drained()
+    if sent == 200000:
+        assert mltcp.get_state(cli).f_q10 == 1024, mltcp.get_state(cli)
 st = mltcp.get_state(cli)
 print(st)
 assert mltcp.abi_version() == 2 and st.algo == "mltcp_cubic" and st.size_given and st.bounds_given
 assert st.tiebreak_given and st.tiebreak_q10 == 0, st
-assert (st.bytes_per_iter, st.bytes_this_iter, st.bytes_ratio_q10, st.f_q10, st.iterations) == (200000, 100000, 512, 1536, 0), st
+assert (st.bytes_per_iter, st.bytes_this_iter, st.bytes_ratio_q10, st.f_q10, st.iterations) == (200000, 100000, 512, 1536, 1), st
 # tie-break 1 with stagger 0.5 (set by the caller): F as if half an iteration ahead,
 # clamped at slope + intercept; 0.5 -> head start 0.25 -> F = 1 + 0.75
 with open("/sys/module/mltcp/parameters/stagger", "w") as p:
@@ -97,14 +103,14 @@ with open("/sys/module/mltcp/parameters/stagger", "w") as p:
     p.write("0")
 mltcp.set_tiebreak(cli, 0)
 mltcp.iteration_begin_all()
-assert mltcp.get_state(cli).iterations == 1
+assert mltcp.get_state(cli).iterations == 2
 mltcp.unregister(cli)
 print("ok")
 P
 )
 rc=$?
 printf '%s\n' "$out" | diag_stream
-tap_result "Python binding (ctypes): size and tie-break before connect, registry begin, state 100000/200000 -> ratio 0.5, F 1.5; tie-break head start" $rc
+tap_result "Python binding (ctypes): size and tie-break before connect, registry begin, F 1 through the iteration that shows the size, then state 100000/200000 -> ratio 0.5, F 1.5; tie-break head start" $rc
 
 "$ML_BIN/mltcpctl" set slope 1 intercept 1 mode off
 run_prog "mode off: F stays 1 through the iteration" \

@@ -6,10 +6,11 @@
  *	mltcp-hold [-a ALGO] [-n CONNS] [-b BYTES] [-s SENT]
  *
  * Opens CONNS loopback connections, IPv4 and IPv6 alternating.  On
- * connection i it sets bytes per iteration BYTES + i, marks an iteration
- * start, pauses longer than the idle threshold (the compute phase that
- * earns the iteration its F) and sends SENT + 1000 * i bytes (all acked).  It then prints one
- * line per connection and "ready":
+ * connection i it sets bytes per iteration BYTES + i and runs one whole
+ * iteration of that size (which shows the size), then marks the next one,
+ * pauses longer than the idle threshold (the compute phase that earns the
+ * iteration its F) and sends SENT + 1000 * i bytes (all acked).  It then
+ * prints one line per connection and "ready":
  *
  *	conn I FAMILY SRC SPORT DST DPORT BYTES_PER_ITER BYTES_THIS_ITER F_Q10 ITERATIONS ALGO
  *
@@ -104,6 +105,13 @@ int main(int argc, char **argv)
 
 		if (conn_open(c, i % 2 ? AF_INET6 : AF_INET, algo) < 0 ||
 		    mltcp_set_bytes_per_iter(c->cli, bytes + (uint64_t)i) < 0 ||
+		    mltcp_iteration_begin(c->cli, 0) < 0) {
+			printf("error %d %s\n", i, strerror(errno));
+			return 1;
+		}
+		/* one whole iteration shows the size, so that the next one earns F */
+		idle_pause();
+		if (send_all(c->cli, bytes + (uint64_t)i) < 0 || wait_acked(c->cli) < 0 ||
 		    mltcp_iteration_begin(c->cli, 0) < 0) {
 			printf("error %d %s\n", i, strerror(errno));
 			return 1;
