@@ -46,7 +46,7 @@ SPANK_PLUGIN(mltcp, 1);
 static const char *const known_algos[] = { "mltcp_reno", "mltcp_cubic", "mltcp_dctcp" };
 #define KNOWN_ALGOS	"mltcp_reno, mltcp_cubic, mltcp_dctcp"
 
-static char mltcpctl[4096] = MLTCPCTL_PATH;
+static char mltcpctl[1024] = MLTCPCTL_PATH;
 /* what the job asked for; "" when it did not */
 static char algo[64];
 static int algo_too_long;
@@ -94,8 +94,10 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	int i;
 
 	for (i = 0; i < ac; i++) {
-		if (!strncmp(av[i], "mltcpctl=", 9))
+		if (!strncmp(av[i], "mltcpctl=", 9) && strlen(av[i] + 9) < sizeof(mltcpctl))
 			snprintf(mltcpctl, sizeof(mltcpctl), "%s", av[i] + 9);
+		else if (!strncmp(av[i], "mltcpctl=", 9))
+			slurm_error("mltcp: plugstack.conf: mltcpctl= path too long; using %s", mltcpctl);
 		else
 			slurm_error("mltcp: unknown plugstack.conf argument '%s' ignored", av[i]);
 	}
@@ -185,6 +187,10 @@ static int run_mltcpctl(const char *a1, const char *a2, const char *a3, char *ms
 	pid_t pid;
 
 	msg[0] = '\0';
+	if (access(mltcpctl, X_OK)) {
+		snprintf(msg, len, "cannot run %s: %s", mltcpctl, strerror(errno));
+		return -1;
+	}
 	if (pipe(fds)) {
 		snprintf(msg, len, "pipe: %s", strerror(errno));
 		return -1;
@@ -197,12 +203,16 @@ static int run_mltcpctl(const char *a1, const char *a2, const char *a3, char *ms
 		return -1;
 	}
 	if (!pid) {
+		/* slurmstepd has threads: only async-signal-safe calls until exec */
+		static const char failed[] = "exec of mltcpctl failed";
+
 		dup2(fds[1], STDOUT_FILENO);
 		dup2(fds[1], STDERR_FILENO);
 		close(fds[0]);
 		close(fds[1]);
 		execl(mltcpctl, "mltcpctl", a1, a2, a3, (char *)NULL);
-		fprintf(stderr, "cannot run %s: %s", mltcpctl, strerror(errno));
+		if (write(STDERR_FILENO, failed, sizeof(failed) - 1) < 0)
+			_exit(126);
 		_exit(127);
 	}
 	close(fds[1]);
@@ -234,7 +244,7 @@ static int run_mltcpctl(const char *a1, const char *a2, const char *a3, char *ms
 /* slurmstepd, as root, after the step's cgroup exists and before any task is forked */
 int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 {
-	char cg[4096], why[768], out[768];
+	char cg[4096], why[768], out[2048];
 	uint32_t job = 0;
 	int rc;
 
@@ -290,7 +300,7 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 /* slurmstepd, as root, once the step's tasks are gone */
 int slurm_spank_exit(spank_t sp, int ac, char **av)
 {
-	char out[768];
+	char out[2048];
 	uint32_t job = 0;
 	struct stat st;
 
