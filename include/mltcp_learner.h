@@ -137,9 +137,20 @@ static inline void mltcp_confirm_size(struct mltcp_sock *ms, u64 size, u32 overr
  */
 static inline u64 mltcp_last_iter_bytes(const struct mltcp_sock *ms)
 {
-	u32 n = mltcp_hist_len(ms);
-
-	return n ? ms->hist[n - 1] : 0;
+	/*
+	 * hist[n - 1], with constant indices (MLTCP_HIST_LEN is 3): 6.1's BPF
+	 * verifier cannot bound the computed one.
+	 */
+	switch (mltcp_hist_len(ms)) {
+	case 0:
+		return 0;
+	case 1:
+		return ms->hist[0];
+	case 2:
+		return ms->hist[1];
+	default:
+		return ms->hist[MLTCP_HIST_LEN - 1];
+	}
 }
 
 /**
