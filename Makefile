@@ -20,9 +20,6 @@
 #   make slurm        the Slurm SPANK plugin, build/slurm/spank_mltcp.so (contrib/slurm)
 #   make check-slurm  the Slurm integration on a one-node cluster in the QEMU guest
 #                     (selftests/test_44), with the modules, then the BPF backend
-#   make slurm        the Slurm SPANK plugin, build/slurm/spank_mltcp.so (contrib/slurm)
-#   make check-slurm  the Slurm integration on a one-node cluster in the QEMU guest
-#                     (selftests/test_44), with the modules, then the BPF backend
 #   make deps         install build/bench dependencies (Debian, root) and unpack the
 #                     kernel headers into the bench cache (never installed)
 #   make sparse       build the modules with sparse (C=1)
@@ -64,7 +61,6 @@ export BUILD
 
 .PHONY: all kdir kobj modules userspace unit fuzz check check-debug deps deps-check sparse install clean demo bench sim bpf native
 .PHONY: dkms-src dkms-install dkms-remove
-.PHONY: slurm check-slurm
 .PHONY: slurm check-slurm
 
 all: modules userspace
@@ -117,19 +113,6 @@ bpf:
 # The native stage of `make check` alone: the BPF backend on the running kernel (root).
 native: userspace
 	selftests/bpf/run.sh
-
-# The Slurm SPANK plugin (contrib/slurm; docs/USAGE.md, "On a Slurm cluster"). Needs
-# Slurm's spank.h (libslurm-dev, from make deps).
-slurm:
-	$(MAKE) -C contrib/slurm BUILD=$(BUILD)
-
-# selftests/test_44 alone, once with each backend: munged, slurmctld and slurmd in the
-# guest, whose cgroup2 hierarchy Slurm's cgroup/v2 plugin takes (this machine's own
-# hybrid layout it refuses). make check runs it with the modules, on its first kernel.
-check-slurm: deps-check modules userspace slurm
-	scripts/vm-run $(if $(USER_KVER),--kver $(KVER)) -- selftests/run.sh test_44
-	scripts/vm-run $(if $(USER_KVER),--kver $(KVER)) -- \
-		env SLURM_TEST_BACKEND=bpf selftests/run.sh test_44
 
 # The Slurm SPANK plugin (contrib/slurm; docs/USAGE.md, "On a Slurm cluster"). Needs
 # Slurm's spank.h (libslurm-dev, from make deps).
