@@ -14,7 +14,8 @@
  *    in progress holds a reference on this module (netlink_dump_start()
  *    pins family->module), so the module cannot go away under a handler.
  *  - The socket dump walks the TCP established hash of the caller's
- *    namespace, showing an unprivileged caller its own sockets only.  Under a bucket's spinlock it only takes references on up
+ *    namespace, showing an unprivileged caller its own sockets only.
+ *    Under a bucket's spinlock it only takes references on up
  *    to MLTCP_NL_BATCH full sockets of the namespace; it then drops the
  *    spinlock and reads each socket's state under lock_sock(), which may
  *    sleep and so cannot be taken under the bucket lock.  A socket that
