@@ -366,7 +366,7 @@ static void job_send(struct job *j, u64 bytes, u64 ramp_from, u64 ramp_size, u32
 }
 
 /*
- * Hole 1 of issue 53, first variant: the largest size with tie-break 1.0,
+ * A declared size, first variant: the largest size with tie-break 1.0,
  * then an endless stream.  Never shown, F = 1 on every ACK, before and
  * after a pause.
  */
