@@ -47,340 +47,91 @@
  * Linux's cubic also computes the growth rate at most once per jiffy and,
  * while cwnd does not change, at most every HZ/32; so does this module.
  *
- * State is 47 bytes next to struct mltcp_sock in icsk_ca_priv (48 left
- * on 6.1 and 6.12): HyStart's round state (used only in slow start) and
- * the cached growth rate (used only in congestion avoidance) share their
- * space; whichever part is not current is rebuilt before use (a HyStart
- * round restarts, the rate is recomputed).
+ * The arithmetic is include/mltcp_cubic_math.h, shared with the BPF
+ * backend; this file reads the socket and applies the results.  Its state
+ * (struct mltcp_cubic_state, 47 bytes) sits next to struct mltcp_sock in
+ * icsk_ca_priv (48 bytes left on 6.1 and 6.12).
  */
-#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <net/tcp.h>
 
 #include "mltcp.h"
+#include "mltcp_cubic_math.h"
 
-#define CUBIC_BETA_SCALE	1024U	/* beta is beta / 1024 */
-#define CUBIC_HZ_SHIFT		10	/* t in 1/1024 s */
-/* |t - K| is capped at 2^18 units (256 s) so that C * |t - K|^3 fits in 64 bits. */
-#define CUBIC_DT_MAX		(1ULL << 18)
-#define CUBIC_FIRST_EPOCH_CNT	20U	/* at least cwnd / 20 per RTT while W_max = 0 */
-
-#define HYSTART_ACK_TRAIN	0x1
-#define HYSTART_DELAY		0x2
-#define HYSTART_MIN_SAMPLES	8
-#define HYSTART_DELAY_MIN_US	4000U
-#define HYSTART_DELAY_MAX_US	16000U
-
-static int fast_convergence __read_mostly = 1;
-static int beta __read_mostly = 717;
+static struct mltcp_cubic_params cubic_p __read_mostly = MLTCP_CUBIC_PARAMS_DEFAULT;
 static int initial_ssthresh __read_mostly;
-static int bic_scale __read_mostly = 41;
-static int tcp_friendliness __read_mostly = 1;
-static int hystart __read_mostly = 1;
-static int hystart_detect __read_mostly = HYSTART_ACK_TRAIN | HYSTART_DELAY;
-static int hystart_low_window __read_mostly = 16;
-static int hystart_ack_delta_us __read_mostly = 2000;
+static int bic_scale __read_mostly = MLTCP_CUBIC_BIC_SCALE_DEFAULT;
 
-module_param(fast_convergence, int, 0644);
+module_param_named(fast_convergence, cubic_p.fast_convergence, int, 0644);
 MODULE_PARM_DESC(fast_convergence, "Fast convergence: release bandwidth on a shrinking W_max (default 1)");
-module_param(beta, int, 0644);
+module_param_named(beta, cubic_p.beta, int, 0644);
 MODULE_PARM_DESC(beta, "Multiplicative decrease factor, /1024 (default 717 = 0.7)");
 module_param(initial_ssthresh, int, 0644);
 MODULE_PARM_DESC(initial_ssthresh, "Initial ssthresh when hystart is off (default 0: the kernel's)");
 module_param(bic_scale, int, 0444);
 MODULE_PARM_DESC(bic_scale, "C of the cubic function, /1024 after * 10 (default 41: C = 0.4)");
-module_param(tcp_friendliness, int, 0644);
+module_param_named(tcp_friendliness, cubic_p.tcp_friendliness, int, 0644);
 MODULE_PARM_DESC(tcp_friendliness, "Reno-friendly region on/off (default 1)");
-module_param(hystart, int, 0644);
+module_param_named(hystart, cubic_p.hystart, int, 0644);
 MODULE_PARM_DESC(hystart, "HyStart on/off (default 1)");
-module_param(hystart_detect, int, 0644);
+module_param_named(hystart_detect, cubic_p.hystart_detect, int, 0644);
 MODULE_PARM_DESC(hystart_detect, "HyStart detectors: 1 ACK train, 2 delay, 3 both (default 3)");
-module_param(hystart_low_window, int, 0644);
+module_param_named(hystart_low_window, cubic_p.hystart_low_window, int, 0644);
 MODULE_PARM_DESC(hystart_low_window, "HyStart acts only above this cwnd, segments (default 16)");
-module_param(hystart_ack_delta_us, int, 0644);
+module_param_named(hystart_ack_delta_us, cubic_p.hystart_ack_delta_us, int, 0644);
 MODULE_PARM_DESC(hystart_ack_delta_us, "Largest ACK spacing inside an ACK train, us (default 2000)");
-
-/* Derived from bic_scale and beta at load time, like Linux's cubic. */
-static u32 cube_rtt_scale __read_mostly;	/* C, Q10 */
-static u32 beta_scale __read_mostly;		/* 8 / alpha of the Reno-friendly region */
-static u64 cube_factor __read_mostly;		/* 2^40 / C: K^3 per segment, (1/1024 s)^3 */
-
-/* What the shared part of struct mltcp_cubic holds. */
-enum cubic_shared {
-	CUBIC_SHARED_NONE = 0,
-	CUBIC_SHARED_HYSTART,	/* round state of HyStart */
-	CUBIC_SHARED_RATE,	/* growth rate cache */
-};
 
 /**
  * struct mltcp_cubic - per-socket state
  * @ml: MLTCP state, must be first
- * @last_max_cwnd: W_max, segments; 0 = no congestion event known
- * @origin: plateau of the curve in this epoch (W_max, or cwnd when the
- *	epoch started at or above W_max)
- * @k: K, time from the epoch start to @origin, 1/1024 s
- * @delay_min: smallest RTT sample, us; 0 = none yet
- * @epoch_start: jiffies at the start of the epoch; 0 = none
- * @ack_cnt: credit counted towards @tcp_cwnd
- * @tcp_cwnd: Reno-friendly estimate W_est, segments
- * @hs: HyStart's round, valid when @shared is CUBIC_SHARED_HYSTART
- * @hs.round_start: start of this round, us (tcp_mstamp)
- * @hs.end_seq: the round ends when snd_una passes it
- * @hs.last_ack: time of the last ACK of the current train, us
- * @hs.curr_rtt: smallest RTT sample in this round, us
- * @rate: growth rate cache, valid when @shared is CUBIC_SHARED_RATE
- * @rate.cnt: credit per one-segment increase of cwnd
- * @rate.last_cwnd: cwnd when @rate.cnt was computed
- * @rate.last_time: jiffies when @rate.cnt was computed
- * @sample_cnt: HyStart: RTT samples in this round (saturates)
- * @found: HyStart ended slow start; reset by a timeout only
- * @shared: enum cubic_shared
+ * @c: CUBIC's state
  */
 struct mltcp_cubic {
 	struct mltcp_sock ml;
-	u32 last_max_cwnd;
-	u32 origin;
-	u32 k;
-	u32 delay_min;
-	u32 epoch_start;
-	u32 ack_cnt;
-	u32 tcp_cwnd;
-	union {
-		struct {
-			u32 round_start;
-			u32 end_seq;
-			u32 last_ack;
-			u32 curr_rtt;
-		} hs;
-		struct {
-			u32 cnt;
-			u32 last_cwnd;
-			u32 last_time;
-		} rate;
-	};
-	u8 sample_cnt;
-	u8 found;
-	u8 shared;
+	struct mltcp_cubic_state c;
 };
 
-/* Integer cube root, rounded down: bitwise, 3 bits of input per step. */
-static u32 cubic_cbrt(u64 a)
+static struct mltcp_cubic_state *cubic_ca(const struct sock *sk)
 {
-	u64 y = 0, b;
-	int s;
-
-	for (s = 63; s >= 0; s -= 3) {
-		y <<= 1;
-		b = 3 * y * (y + 1) + 1;
-		if ((a >> s) >= b) {
-			a -= b << s;
-			y++;
-		}
-	}
-	return (u32)y;
+	return &((struct mltcp_cubic *)inet_csk_ca(sk))->c;
 }
 
-static u32 cubic_clock_us(const struct sock *sk)
+static void cubic_round_start(struct sock *sk)
 {
-	return (u32)tcp_sk(sk)->tcp_mstamp;
-}
+	const struct tcp_sock *tp = tcp_sk(sk);
 
-/* Forget everything the curve knows (init, timeout). */
-static void cubic_reset(struct mltcp_cubic *ca)
-{
-	memset((char *)ca + sizeof(ca->ml), 0, sizeof(*ca) - sizeof(ca->ml));
-}
-
-static void hystart_round_start(struct sock *sk)
-{
-	struct mltcp_cubic *ca = inet_csk_ca(sk);
-
-	ca->shared = CUBIC_SHARED_HYSTART;
-	ca->hs.round_start = cubic_clock_us(sk);
-	ca->hs.last_ack = ca->hs.round_start;
-	ca->hs.end_seq = tcp_sk(sk)->snd_nxt;
-	ca->hs.curr_rtt = ~0U;
-	ca->sample_cnt = 0;
-}
-
-/*
- * Time a TSO/GSO burst of 4 maximal packets takes at the pacing rate, at
- * most 1 ms: ACKs of such a burst arrive late without meaning a long train.
- */
-static u32 hystart_ack_delay_us(const struct sock *sk)
-{
-	unsigned long rate = READ_ONCE(sk->sk_pacing_rate);
-
-	if (!rate)
-		return 0;
-	return (u32)min_t(u64, USEC_PER_MSEC,
-			  div64_ul((u64)GSO_LEGACY_MAX_SIZE * 4 * USEC_PER_SEC, rate));
-}
-
-static void hystart_exit(struct sock *sk, int mib_detect, int mib_cwnd)
-{
-	struct tcp_sock *tp = tcp_sk(sk);
-	struct mltcp_cubic *ca = inet_csk_ca(sk);
-
-	ca->found = 1;
-	NET_INC_STATS(sock_net(sk), mib_detect);
-	NET_ADD_STATS(sock_net(sk), mib_cwnd, tcp_snd_cwnd(tp));
-	tp->snd_ssthresh = tcp_snd_cwnd(tp);
-}
-
-/* HyStart, for one RTT sample @delay (us) in slow start. */
-static void hystart_update(struct sock *sk, u32 delay)
-{
-	struct tcp_sock *tp = tcp_sk(sk);
-	struct mltcp_cubic *ca = inet_csk_ca(sk);
-	u32 threshold;
-
-	/* a new round; or slow start again and the round state was reused */
-	if (ca->shared != CUBIC_SHARED_HYSTART || after(tp->snd_una, ca->hs.end_seq))
-		hystart_round_start(sk);
-	if (tcp_snd_cwnd(tp) < (u32)READ_ONCE(hystart_low_window))
-		return;
-
-	if (READ_ONCE(hystart_detect) & HYSTART_ACK_TRAIN) {
-		u32 now = cubic_clock_us(sk);
-
-		if ((s32)(now - ca->hs.last_ack) <= READ_ONCE(hystart_ack_delta_us)) {
-			ca->hs.last_ack = now;
-			threshold = ca->delay_min + hystart_ack_delay_us(sk);
-			/* unpaced, a round's ACKs span half the RTT at most */
-			if (sk->sk_pacing_status == SK_PACING_NONE)
-				threshold >>= 1;
-			if ((s32)(now - ca->hs.round_start) > (s32)threshold) {
-				hystart_exit(sk, LINUX_MIB_TCPHYSTARTTRAINDETECT,
-					     LINUX_MIB_TCPHYSTARTTRAINCWND);
-				return;
-			}
-		}
-	}
-
-	if (READ_ONCE(hystart_detect) & HYSTART_DELAY) {
-		ca->hs.curr_rtt = min(ca->hs.curr_rtt, delay);
-		if (ca->sample_cnt < HYSTART_MIN_SAMPLES) {
-			ca->sample_cnt++;
-		} else if (ca->hs.curr_rtt > ca->delay_min +
-			   clamp(ca->delay_min >> 3, HYSTART_DELAY_MIN_US,
-				 HYSTART_DELAY_MAX_US)) {
-			hystart_exit(sk, LINUX_MIB_TCPHYSTARTDELAYDETECT,
-				     LINUX_MIB_TCPHYSTARTDELAYCWND);
-		}
-	}
+	mltcp_hystart_round_start(cubic_ca(sk), (u32)tp->tcp_mstamp, tp->snd_nxt);
 }
 
 static void mltcp_cubic_pkts_acked(struct sock *sk, const struct ack_sample *sample)
 {
-	const struct tcp_sock *tp = tcp_sk(sk);
-	struct mltcp_cubic *ca = inet_csk_ca(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct mltcp_cubic_state *ca = cubic_ca(sk);
+	struct mltcp_hystart_in in;
 	u32 delay;
+	int found;
 
-	if (sample->rtt_us < 0)
+	delay = mltcp_cubic_rtt_sample(ca, sample->rtt_us, tcp_jiffies32, HZ);
+	if (!delay || ca->found || !tcp_in_slow_start(tp) || !READ_ONCE(cubic_p.hystart))
 		return;
-	/* the first second of an epoch follows a recovery: RTTs are inflated */
-	if (ca->epoch_start && (s32)(tcp_jiffies32 - ca->epoch_start) < HZ)
+	in.now_us = (u32)tp->tcp_mstamp;
+	in.snd_una = tp->snd_una;
+	in.snd_nxt = tp->snd_nxt;
+	in.cwnd = tcp_snd_cwnd(tp);
+	in.pacing_rate = READ_ONCE(sk->sk_pacing_rate);
+	in.paced = sk->sk_pacing_status != SK_PACING_NONE;
+	found = mltcp_hystart_update(ca, &cubic_p, &in, delay);
+	if (!found)
 		return;
-	delay = max_t(u32, sample->rtt_us, 1);
-	if (!ca->delay_min || ca->delay_min > delay)
-		ca->delay_min = delay;
-	if (!ca->found && tcp_in_slow_start(tp) && READ_ONCE(hystart))
-		hystart_update(sk, delay);
-}
-
-/* W_cubic at @t (1/1024 s after the epoch start), segments. */
-static u32 cubic_target(const struct mltcp_cubic *ca, u64 t)
-{
-	u64 dt, off;
-
-	dt = t < ca->k ? ca->k - t : t - ca->k;
-	dt = min(dt, CUBIC_DT_MAX);
-	off = mul_u64_u64_shr(dt * dt * dt, cube_rtt_scale, 10 + 3 * CUBIC_HZ_SHIFT);
-	if (t < ca->k)
-		return off >= ca->origin ? 0 : ca->origin - (u32)off;
-	return (u32)min_t(u64, (u64)ca->origin + off, U32_MAX);
-}
-
-/**
- * cubic_cnt() - segments of credit per one-segment increase of cwnd
- * @ca: state
- * @cwnd: current cwnd
- * @credit: credit of this ACK (F-scaled segments acked)
- *
- * Counts @credit towards the Reno-friendly estimate and, at most once per
- * jiffy (every HZ/32 while cwnd stays the same), starts an epoch when
- * none is running, advances the estimate and computes the growth rate
- * from the curve one minimum RTT ahead.
- *
- * Return: the count for tcp_cong_avoid_ai(), at least 2.
- */
-static u32 cubic_cnt(struct mltcp_cubic *ca, u32 cwnd, u32 credit)
-{
-	u32 now = tcp_jiffies32, target, cnt;
-	bool cached = ca->shared == CUBIC_SHARED_RATE;
-	u64 t;
-
-	ca->ack_cnt += credit;
-	if (cached && ca->rate.last_cwnd == cwnd &&
-	    (s32)(now - ca->rate.last_time) <= HZ / 32)
-		return ca->rate.cnt;
-
-	if (cached && ca->epoch_start && now == ca->rate.last_time) {
-		/* the curve's rate is this jiffy's; only W_est may move it */
-		cnt = ca->rate.cnt;
-		goto friendliness;
+	if (found == MLTCP_HYSTART_ACK_TRAIN) {
+		NET_INC_STATS(sock_net(sk), LINUX_MIB_TCPHYSTARTTRAINDETECT);
+		NET_ADD_STATS(sock_net(sk), LINUX_MIB_TCPHYSTARTTRAINCWND, in.cwnd);
+	} else {
+		NET_INC_STATS(sock_net(sk), LINUX_MIB_TCPHYSTARTDELAYDETECT);
+		NET_ADD_STATS(sock_net(sk), LINUX_MIB_TCPHYSTARTDELAYCWND, in.cwnd);
 	}
-
-	ca->shared = CUBIC_SHARED_RATE;
-	ca->rate.last_cwnd = cwnd;
-	ca->rate.last_time = now;
-	if (!ca->epoch_start) {
-		ca->epoch_start = now ?: 1;
-		ca->ack_cnt = credit;
-		ca->tcp_cwnd = cwnd;
-		if (ca->last_max_cwnd <= cwnd) {
-			ca->k = 0;
-			ca->origin = cwnd;
-		} else {
-			u64 diff = min_t(u64, ca->last_max_cwnd - cwnd,
-					 div64_u64(U64_MAX, cube_factor));
-
-			ca->k = cubic_cbrt(cube_factor * diff);
-			ca->origin = ca->last_max_cwnd;
-		}
-	}
-
-	/* one minimum RTT ahead, rounded up to whole jiffies */
-	t = (u32)((s32)(now - ca->epoch_start) + usecs_to_jiffies(ca->delay_min));
-	t = div_u64(t << CUBIC_HZ_SHIFT, HZ);
-	target = cubic_target(ca, t);
-	if (target > cwnd)
-		cnt = cwnd / (target - cwnd);
-	else
-		cnt = 100 * cwnd;
-	if (!ca->last_max_cwnd && cnt > CUBIC_FIRST_EPOCH_CNT)
-		cnt = CUBIC_FIRST_EPOCH_CNT;
-
-friendliness:
-	if (READ_ONCE(tcp_friendliness)) {
-		u32 per_seg = max((cwnd * beta_scale) >> 3, 1U);
-
-		if (ca->ack_cnt > per_seg) {
-			u32 n = (ca->ack_cnt - 1) / per_seg;
-
-			ca->ack_cnt -= n * per_seg;
-			ca->tcp_cwnd += n;
-		}
-		if (ca->tcp_cwnd > cwnd) {
-			u32 max_cnt = cwnd / (ca->tcp_cwnd - cwnd);
-
-			cnt = min(cnt, max_cnt);
-		}
-	}
-	ca->rate.cnt = max(cnt, 2U);
-	return ca->rate.cnt;
+	tp->snd_ssthresh = in.cwnd;
 }
 
 static void mltcp_cubic_cong_avoid(struct sock *sk, u32 ack, u32 acked)
@@ -391,65 +142,40 @@ static void mltcp_cubic_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 	/* acked becomes the F-scaled credit */
 	if (!mltcp_cong_avoid(sk, &acked))
 		return;
-	cnt = cubic_cnt(inet_csk_ca(sk), tcp_snd_cwnd(tp), acked);
+	cnt = mltcp_cubic_cnt(cubic_ca(sk), &cubic_p, tcp_snd_cwnd(tp), acked,
+			      tcp_jiffies32, HZ);
 	tcp_cong_avoid_ai(tp, cnt, acked);
 }
 
-/* Congestion event: W_max with fast convergence, ssthresh = cwnd * beta. */
 static u32 mltcp_cubic_ssthresh(struct sock *sk)
 {
-	const struct tcp_sock *tp = tcp_sk(sk);
-	struct mltcp_cubic *ca = inet_csk_ca(sk);
-	u32 cwnd = tcp_snd_cwnd(tp);
-	/* beta is writable at run time; keep the cut a cut */
-	u32 b = clamp_t(int, READ_ONCE(beta), 1, CUBIC_BETA_SCALE - 1);
+	u32 cwnd = tcp_snd_cwnd(tcp_sk(sk));
 
-	ca->epoch_start = 0;
-	if (cwnd < ca->last_max_cwnd && READ_ONCE(fast_convergence))
-		ca->last_max_cwnd = (u32)(((u64)cwnd * (CUBIC_BETA_SCALE + b)) /
-					  (2 * CUBIC_BETA_SCALE));
-	else
-		ca->last_max_cwnd = cwnd;
-	return mltcp_decrease(sk, cwnd,
-			      max((u32)(((u64)cwnd * b) / CUBIC_BETA_SCALE), 2U));
+	return mltcp_decrease(sk, cwnd, mltcp_cubic_cut(cubic_ca(sk), &cubic_p, cwnd));
 }
 
 /* A timeout restarts everything: no W_max, no epoch, HyStart again. */
 static void mltcp_cubic_set_state(struct sock *sk, u8 new_state)
 {
 	if (new_state == TCP_CA_Loss) {
-		cubic_reset(inet_csk_ca(sk));
-		hystart_round_start(sk);
+		mltcp_cubic_reset(cubic_ca(sk));
+		cubic_round_start(sk);
 	}
 }
 
 static void mltcp_cubic_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
-	struct mltcp_cubic *ca = inet_csk_ca(sk);
-
 	mltcp_ca_cwnd_event(sk, ev);
-
-	if (ev == CA_EVENT_TX_START && ca->epoch_start) {
-		u32 now = tcp_jiffies32;
-		s32 idle = now - tcp_sk(sk)->lsndtime;
-
-		/* t must not count the time the application was idle */
-		if (idle > 0) {
-			ca->epoch_start += idle;
-			if (after(ca->epoch_start, now))
-				ca->epoch_start = now;
-			if (!ca->epoch_start)
-				ca->epoch_start = 1;
-		}
-	}
+	if (ev == CA_EVENT_TX_START)
+		mltcp_cubic_tx_start(cubic_ca(sk), tcp_jiffies32, tcp_sk(sk)->lsndtime);
 }
 
 static void mltcp_cubic_init(struct sock *sk)
 {
 	mltcp_ca_init(sk);
-	cubic_reset(inet_csk_ca(sk));
-	if (READ_ONCE(hystart))
-		hystart_round_start(sk);
+	mltcp_cubic_reset(cubic_ca(sk));
+	if (READ_ONCE(cubic_p.hystart))
+		cubic_round_start(sk);
 	else if (READ_ONCE(initial_ssthresh))
 		tcp_sk(sk)->snd_ssthresh = (u32)READ_ONCE(initial_ssthresh);
 }
@@ -475,13 +201,10 @@ static int __init mltcp_cubic_register(void)
 {
 	MLTCP_CHECK_PRIV(struct mltcp_cubic, ml);
 
-	if (beta <= 0 || beta >= (int)CUBIC_BETA_SCALE || bic_scale <= 0) {
+	if (mltcp_cubic_params_derive(&cubic_p, bic_scale)) {
 		pr_err("mltcp_cubic: beta must be in (0, 1024) and bic_scale > 0\n");
 		return -EINVAL;
 	}
-	beta_scale = 8 * (CUBIC_BETA_SCALE + beta) / 3 / (CUBIC_BETA_SCALE - beta);
-	cube_rtt_scale = bic_scale * 10;
-	cube_factor = div_u64(1ULL << (10 + 3 * CUBIC_HZ_SHIFT), cube_rtt_scale);
 	return mltcp_register(&mltcp_cubic_algo);
 }
 

@@ -28,27 +28,28 @@
  *    negotiated or, in SYN_SENT, not asked for; and on the first ACK if
  *    the peer refused it in its SYN-ACK.
  * alpha starts at alpha_on_init / 1024 (default 1: the first marks halve
- * cwnd like standard ECN).
+ * cwnd like standard ECN).  The arithmetic and the receiver are
+ * include/mltcp_dctcp_math.h, shared with the BPF backend.
  */
 #include <linux/inet_diag.h>
-#include <linux/math64.h>
 #include <linux/module.h>
 #include <net/inet_ecn.h>
 #include <net/tcp.h>
 
 #include "mltcp.h"
 #include "mltcp_compat.h"
+#include "mltcp_dctcp_math.h"
 
-#define DCTCP_MAX_ALPHA		1024U
+#define DCTCP_MAX_ALPHA		MLTCP_DCTCP_MAX_ALPHA
 
-static unsigned int shift_g __read_mostly = 4;	/* g = 1/2^4 */
+static unsigned int shift_g __read_mostly = MLTCP_DCTCP_SHIFT_G_DEFAULT;
 static unsigned int alpha_on_init __read_mostly = DCTCP_MAX_ALPHA;
 
 static int dctcp_set_shift_g(const char *val, const struct kernel_param *kp)
 {
 	unsigned int v;
 
-	if (kstrtouint(val, 10, &v) || v > 10)
+	if (kstrtouint(val, 10, &v) || v > MLTCP_DCTCP_SHIFT_G_MAX)
 		return -EINVAL;
 	WRITE_ONCE(shift_g, v);
 	return 0;
@@ -82,24 +83,17 @@ MODULE_PARM_DESC(alpha_on_init, "Initial alpha, /1024, in [0, 1024] (default 102
 /**
  * struct mltcp_dctcp - per-socket state
  * @ml: MLTCP state, must be first
- * @alpha: DCTCP.Alpha, 1024 = 1
- * @next_seq: DCTCP.WindowEnd, the sequence ending the observation window
- * @old_delivered: tp->delivered at the start of the window
- * @old_delivered_ce: tp->delivered_ce at the start of the window
- * @loss_cwnd: cwnd at the last reduction, for undo
- * @prior_rcv_nxt: receiver: rcv_nxt after the previous data packet
- * @ce_state: receiver: DCTCP.CE
+ * @dc: DCTCP's state
  */
 struct mltcp_dctcp {
 	struct mltcp_sock ml;
-	u32 alpha;
-	u32 next_seq;
-	u32 old_delivered;
-	u32 old_delivered_ce;
-	u32 loss_cwnd;
-	u32 prior_rcv_nxt;
-	u8 ce_state;
+	struct mltcp_dctcp_state dc;
 };
+
+static struct mltcp_dctcp_state *dctcp_ca(const struct sock *sk)
+{
+	return &((struct mltcp_dctcp *)inet_csk_ca(sk))->dc;
+}
 
 static bool dctcp_ecn_ok(const struct tcp_sock *tp)
 {
@@ -115,20 +109,11 @@ static void dctcp_fall_back(struct sock *sk)
 	INET_ECN_dontxmit(sk);
 }
 
-static void dctcp_window_start(const struct tcp_sock *tp, struct mltcp_dctcp *ca)
-{
-	ca->next_seq = tp->snd_nxt;
-	ca->old_delivered = tp->delivered;
-	ca->old_delivered_ce = tp->delivered_ce;
-}
-
 static void mltcp_dctcp_init(struct sock *sk)
 {
-	struct mltcp_dctcp *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 
 	mltcp_ca_init(sk);
-	memset((char *)ca + sizeof(ca->ml), 0, sizeof(*ca) - sizeof(ca->ml));
 	/*
 	 * ECN is known to be on, or will be decided later (a socket not
 	 * connected yet: setsockopt before connect() or a listener).  In
@@ -136,66 +121,41 @@ static void mltcp_dctcp_init(struct sock *sk)
 	 */
 	if (!dctcp_ecn_ok(tp) && sk->sk_state != TCP_CLOSE &&
 	    sk->sk_state != TCP_LISTEN) {
+		mltcp_dctcp_start(tp, dctcp_ca(sk), 0);
 		dctcp_fall_back(sk);
 		return;
 	}
-	ca->alpha = READ_ONCE(alpha_on_init);
-	ca->prior_rcv_nxt = tp->rcv_nxt;
-	dctcp_window_start(tp, ca);
+	mltcp_dctcp_start(tp, dctcp_ca(sk), READ_ONCE(alpha_on_init));
 }
 
 /* Sender: at the end of each window, alpha from the window's marks. */
 static void mltcp_dctcp_in_ack_event(struct sock *sk, u32 flags)
 {
-	struct mltcp_dctcp *ca = inet_csk_ca(sk);
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u32 alpha, delivered, delivered_ce, g;
 
 	/* SYN_SENT with ECN asked for, and the SYN-ACK refused it */
 	if (unlikely(!dctcp_ecn_ok(tp))) {
 		dctcp_fall_back(sk);
 		return;
 	}
-	if (before(tp->snd_una, ca->next_seq))
-		return;
-
-	delivered = tp->delivered - ca->old_delivered;
-	delivered_ce = tp->delivered_ce - ca->old_delivered_ce;
-	g = READ_ONCE(shift_g);
-	alpha = ca->alpha;
-	/* (1 - g) * alpha, reaching 0 once alpha * g rounds to 0 */
-	alpha -= min_not_zero(alpha, alpha >> g);
-	if (delivered_ce) {
-		/* + g * M */
-		delivered_ce = (u32)div_u64((u64)delivered_ce << (10 - g),
-					    max(1U, delivered));
-		alpha = min(alpha + delivered_ce, DCTCP_MAX_ALPHA);
-	}
-	WRITE_ONCE(ca->alpha, alpha);
-	dctcp_window_start(tp, ca);
+	mltcp_dctcp_ack(tp, dctcp_ca(sk), READ_ONCE(shift_g));
 }
 
 /* Called when TCP reduces cwnd: for ECE (CWR) DCTCP's gentle reduction. */
 static u32 mltcp_dctcp_ssthresh(struct sock *sk)
 {
-	struct mltcp_dctcp *ca = inet_csk_ca(sk);
-	const struct tcp_sock *tp = tcp_sk(sk);
-	u32 cwnd = tcp_snd_cwnd(tp);
+	u32 cwnd = tcp_snd_cwnd(tcp_sk(sk));
 
-	ca->loss_cwnd = cwnd;
-	/* cwnd * (1 - alpha / 2) */
-	return mltcp_decrease(sk, cwnd, max(cwnd - ((cwnd * ca->alpha) >> 11), 2U));
+	return mltcp_decrease(sk, cwnd, mltcp_dctcp_ecn_cut(dctcp_ca(sk), cwnd));
 }
 
 /* Loss: respond like standard TCP, half of the window now. */
 static void dctcp_react_to_loss(struct sock *sk)
 {
-	struct mltcp_dctcp *ca = inet_csk_ca(sk);
-	struct tcp_sock *tp = tcp_sk(sk);
-	u32 cwnd = tcp_snd_cwnd(tp);
+	u32 cwnd = tcp_snd_cwnd(tcp_sk(sk));
 
-	ca->loss_cwnd = cwnd;
-	tp->snd_ssthresh = mltcp_decrease(sk, cwnd, max(cwnd >> 1, 2U));
+	tcp_sk(sk)->snd_ssthresh = mltcp_decrease(sk, cwnd,
+						  mltcp_dctcp_loss_cut(dctcp_ca(sk), cwnd));
 }
 
 static void mltcp_dctcp_set_state(struct sock *sk, u8 new_state)
@@ -207,66 +167,24 @@ static void mltcp_dctcp_set_state(struct sock *sk, u8 new_state)
 
 static u32 mltcp_dctcp_undo_cwnd(struct sock *sk)
 {
-	const struct mltcp_dctcp *ca = inet_csk_ca(sk);
-
-	return max(tcp_snd_cwnd(tcp_sk(sk)), ca->loss_cwnd);
-}
-
-static void dctcp_set_ece(struct tcp_sock *tp, u8 ce)
-{
-	if (ce)
-		tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
-	else
-		tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
-}
-
-/* Receiver: a data packet arrived with (@ce = 1) or without CE. */
-static void dctcp_ce_seen(struct sock *sk, u8 ce)
-{
-	struct mltcp_dctcp *ca = inet_csk_ca(sk);
-	struct inet_connection_sock *icsk = inet_csk(sk);
-	struct tcp_sock *tp = tcp_sk(sk);
-
-	if (ca->ce_state != ce) {
-		/*
-		 * An ACK for the data before this packet is being delayed:
-		 * send it now, with the ECE value of that data.
-		 */
-		if (icsk->icsk_ack.pending & ICSK_ACK_TIMER) {
-			dctcp_set_ece(tp, ca->ce_state);
-			mltcp_send_ack(sk, ca->prior_rcv_nxt);
-		}
-		/* and ACK this packet without delay */
-		icsk->icsk_ack.pending |= ICSK_ACK_NOW;
-		ca->ce_state = ce;
-	}
-	ca->prior_rcv_nxt = tp->rcv_nxt;
-	dctcp_set_ece(tp, ce);
+	return mltcp_dctcp_undo(dctcp_ca(sk), tcp_snd_cwnd(tcp_sk(sk)));
 }
 
 static void mltcp_dctcp_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
-	switch (ev) {
-	case CA_EVENT_ECN_IS_CE:
-		dctcp_ce_seen(sk, 1);
-		break;
-	case CA_EVENT_ECN_NO_CE:
-		dctcp_ce_seen(sk, 0);
-		break;
-	case CA_EVENT_LOSS:
+	if (mltcp_dctcp_ce_event(sk, dctcp_ca(sk), ev))
+		return;
+	if (ev == CA_EVENT_LOSS)
 		/* RTO: ssthresh() just ran, cwnd is not reduced yet */
 		dctcp_react_to_loss(sk);
-		break;
-	default:
+	else
 		mltcp_ca_cwnd_event(sk, ev);
-		break;
-	}
 }
 
 static size_t mltcp_dctcp_get_info(struct sock *sk, u32 ext, int *attr,
 				   union tcp_cc_info *info)
 {
-	const struct mltcp_dctcp *ca = inet_csk_ca(sk);
+	const struct mltcp_dctcp_state *ca = dctcp_ca(sk);
 	const struct tcp_sock *tp = tcp_sk(sk);
 
 	/* ss asks for VEGASINFO; answer that request too */

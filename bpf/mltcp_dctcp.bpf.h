@@ -2,8 +2,9 @@
 /*
  * mltcp_dctcp as a BPF struct_ops: the algorithm of mltcp_dctcp.c (RFC
  * 8257, see its header comment) with the F-scaled Reno increase and the
- * decrease divided by F.  Not mltcp_dctcp.c compiled twice, because it
- * relies on what a BPF program cannot do:
+ * decrease divided by F.  Both compile include/mltcp_dctcp_math.h (alpha,
+ * the reductions, the receiver); what differs is what a BPF program
+ * cannot do:
  *  - without ECN the module swaps the socket's icsk_ca_ops to a private,
  *    unregistered no-ECN ops and clears the socket's ECT bits; a BPF
  *    program may not write icsk_ca_ops, so at init the BPF version hands
@@ -31,20 +32,11 @@
 #define _MLTCP_DCTCP_BPF_H
 
 #include "mltcp_glue.bpf.h"
-
-#define DCTCP_MAX_ALPHA		1024U
-#define DCTCP_SHIFT_G		4U
-#define DCTCP_ALPHA_ON_INIT	DCTCP_MAX_ALPHA
+#include "mltcp_dctcp_math.h"
 
 /* struct mltcp_dctcp of mltcp_dctcp.c without the MLTCP state */
 struct bpf_dctcp {
-	u32 alpha;
-	u32 next_seq;
-	u32 old_delivered;
-	u32 old_delivered_ce;
-	u32 loss_cwnd;
-	u32 prior_rcv_nxt;
-	u8 ce_state;
+	struct mltcp_dctcp_state dc;
 	u8 noecn;	/* no ECN after all: plain Reno */
 };
 
@@ -55,17 +47,15 @@ static __always_inline bool dctcp_ecn_ok(const struct tcp_sock *tp)
 	return tp->ecn_flags & TCP_ECN_OK;
 }
 
-static __always_inline void dctcp_window_start(const struct tcp_sock *tp, struct bpf_dctcp *ca)
+static __always_inline struct bpf_dctcp *dctcp_bpf_ca(const struct sock *sk)
 {
-	ca->next_seq = tp->snd_nxt;
-	ca->old_delivered = tp->delivered;
-	ca->old_delivered_ce = tp->delivered_ce;
+	return inet_csk_ca(sk);
 }
 
 SEC("struct_ops/mltcp_dctcp_init")
 void BPF_PROG(mltcp_dctcp_init, struct sock *sk)
 {
-	struct bpf_dctcp *ca = inet_csk_ca(sk);
+	struct bpf_dctcp *ca = dctcp_bpf_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	int state = sk->__sk_common.skc_state;
 	bool noecn = false;
@@ -80,11 +70,8 @@ void BPF_PROG(mltcp_dctcp_init, struct sock *sk)
 		noecn = true;
 	}
 	mltcp_bpf_init(sk, MLTCP_BPF_DCTCP);
-	__builtin_memset(ca, 0, sizeof(*ca));
+	mltcp_dctcp_start(tp, &ca->dc, MLTCP_DCTCP_MAX_ALPHA);
 	ca->noecn = noecn;
-	ca->alpha = DCTCP_ALPHA_ON_INIT;
-	ca->prior_rcv_nxt = tp->rcv_nxt;
-	dctcp_window_start(tp, ca);
 }
 
 SEC("struct_ops/mltcp_dctcp_release")
@@ -96,121 +83,67 @@ void BPF_PROG(mltcp_dctcp_release, struct sock *sk)
 SEC("struct_ops/mltcp_dctcp_in_ack_event")
 void BPF_PROG(mltcp_dctcp_in_ack_event, struct sock *sk, u32 flags)
 {
-	struct bpf_dctcp *ca = inet_csk_ca(sk);
+	struct bpf_dctcp *ca = dctcp_bpf_ca(sk);
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u32 alpha, delivered, delivered_ce, g = DCTCP_SHIFT_G;
 
 	if (!dctcp_ecn_ok(tp)) {
 		ca->noecn = 1;
 		return;
 	}
-	if (before(tp->snd_una, ca->next_seq))
-		return;
-
-	delivered = tp->delivered - ca->old_delivered;
-	delivered_ce = tp->delivered_ce - ca->old_delivered_ce;
-	alpha = ca->alpha;
-	alpha -= min_not_zero(alpha, alpha >> g);
-	if (delivered_ce) {
-		delivered_ce = (u32)(((u64)delivered_ce << (10 - g)) / max(1U, delivered));
-		alpha = min(alpha + delivered_ce, DCTCP_MAX_ALPHA);
-	}
-	ca->alpha = alpha;
-	dctcp_window_start(tp, ca);
+	mltcp_dctcp_ack(tp, &ca->dc, MLTCP_DCTCP_SHIFT_G_DEFAULT);
 }
 
 SEC("struct_ops/mltcp_dctcp_ssthresh")
 u32 BPF_PROG(mltcp_dctcp_ssthresh, struct sock *sk)
 {
-	struct bpf_dctcp *ca = inet_csk_ca(sk);
+	struct bpf_dctcp *ca = dctcp_bpf_ca(sk);
 	u32 cwnd = tcp_snd_cwnd(tcp_sk(sk));
 
 	if (ca->noecn)
 		return mltcp_bpf_reno_ssthresh(sk);
-	ca->loss_cwnd = cwnd;
-	return mltcp_bpf_decrease(sk, cwnd, max(cwnd - ((cwnd * ca->alpha) >> 11), 2U));
+	return mltcp_bpf_decrease(sk, cwnd, mltcp_dctcp_ecn_cut(&ca->dc, cwnd));
 }
 
-static __always_inline void dctcp_react_to_loss(struct sock *sk)
+static __always_inline void dctcp_bpf_react_to_loss(struct sock *sk)
 {
-	struct bpf_dctcp *ca = inet_csk_ca(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 cwnd = tcp_snd_cwnd(tp);
 
-	ca->loss_cwnd = cwnd;
-	tp->snd_ssthresh = mltcp_bpf_decrease(sk, cwnd, max(cwnd >> 1, 2U));
+	tp->snd_ssthresh = mltcp_bpf_decrease(sk, cwnd,
+					      mltcp_dctcp_loss_cut(&dctcp_bpf_ca(sk)->dc, cwnd));
 }
 
 SEC("struct_ops/mltcp_dctcp_set_state")
 void BPF_PROG(mltcp_dctcp_set_state, struct sock *sk, u8 new_state)
 {
-	struct bpf_dctcp *ca = inet_csk_ca(sk);
-
-	if (ca->noecn)
+	if (dctcp_bpf_ca(sk)->noecn)
 		return;
 	if (new_state == TCP_CA_Recovery &&
 	    BPF_CORE_READ_BITFIELD(inet_csk(sk), icsk_ca_state) != TCP_CA_Recovery)
-		dctcp_react_to_loss(sk);
+		dctcp_bpf_react_to_loss(sk);
 }
 
 SEC("struct_ops/mltcp_dctcp_undo_cwnd")
 u32 BPF_PROG(mltcp_dctcp_undo_cwnd, struct sock *sk)
 {
-	const struct bpf_dctcp *ca = inet_csk_ca(sk);
+	const struct bpf_dctcp *ca = dctcp_bpf_ca(sk);
 
 	if (ca->noecn)
 		return tcp_reno_undo_cwnd(sk);
-	return max(tcp_snd_cwnd(tcp_sk(sk)), ca->loss_cwnd);
-}
-
-static __always_inline void dctcp_set_ece(struct tcp_sock *tp, u8 ce)
-{
-	if (ce)
-		tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
-	else
-		tp->ecn_flags &= ~TCP_ECN_DEMAND_CWR;
-}
-
-static __always_inline void dctcp_ce_seen(struct sock *sk, u8 ce)
-{
-	struct bpf_dctcp *ca = inet_csk_ca(sk);
-	struct inet_connection_sock *icsk = inet_csk(sk);
-	struct tcp_sock *tp = tcp_sk(sk);
-
-	if (ca->ce_state != ce) {
-		if (icsk->icsk_ack.pending &
-		    bpf_core_enum_value(enum inet_csk_ack_state_t, ICSK_ACK_TIMER)) {
-			dctcp_set_ece(tp, ca->ce_state);
-			bpf_tcp_send_ack(tp, ca->prior_rcv_nxt);
-		}
-		icsk->icsk_ack.pending |=
-			bpf_core_enum_value(enum inet_csk_ack_state_t, ICSK_ACK_NOW);
-		ca->ce_state = ce;
-	}
-	ca->prior_rcv_nxt = tp->rcv_nxt;
-	dctcp_set_ece(tp, ce);
+	return mltcp_dctcp_undo(&ca->dc, tcp_snd_cwnd(tcp_sk(sk)));
 }
 
 SEC("struct_ops/mltcp_dctcp_cwnd_event")
 void BPF_PROG(mltcp_dctcp_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 {
-	struct bpf_dctcp *ca = inet_csk_ca(sk);
+	struct bpf_dctcp *ca = dctcp_bpf_ca(sk);
 
-	switch (ev) {
-	case CA_EVENT_ECN_IS_CE:
-		dctcp_ce_seen(sk, 1);
-		break;
-	case CA_EVENT_ECN_NO_CE:
-		dctcp_ce_seen(sk, 0);
-		break;
-	case CA_EVENT_LOSS:
-		if (!ca->noecn)
-			dctcp_react_to_loss(sk);
-		break;
-	default:
+	if (mltcp_dctcp_ce_event(sk, &ca->dc, ev))
+		return;
+	if (ev != CA_EVENT_LOSS)
 		mltcp_bpf_cwnd_event(sk, ev);
-		break;
-	}
+	else if (!ca->noecn)
+		dctcp_bpf_react_to_loss(sk);
 }
 
 SEC("struct_ops/mltcp_dctcp_cong_avoid")
