@@ -153,10 +153,10 @@
 #include "mltcp_types.h"
 #include "mltcp_params.h"
 #include "mltcp_f.h"
-#include "mltcp_phase.h"
 #include "mltcp_learner.h"
 #include "mltcp_tiebreak.h"
 #include "mltcp_restart.h"
+#include "mltcp_phase.h"
 #include "mltcp_hooks.h"
 
 #endif /* _MLTCP_CORE_H */

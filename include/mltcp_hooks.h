@@ -30,10 +30,10 @@
 #include "mltcp_types.h"
 #include "mltcp_params.h"
 #include "mltcp_f.h"
-#include "mltcp_phase.h"
 #include "mltcp_learner.h"
 #include "mltcp_tiebreak.h"
 #include "mltcp_restart.h"
+#include "mltcp_phase.h"
 
 /**
  * mltcp_hook_init() - the congestion control starts on a connection
@@ -157,12 +157,14 @@ static inline void mltcp_hook_tx_start(struct mltcp_sock *ms, const struct mltcp
 {
 	const struct mltcp_globals *g = in->g;
 	u32 thresh = mltcp_idle_threshold_us(READ_ONCE(g->idle_ms), in->srtt_us);
+	int mode = READ_ONCE(g->mode);
+	u32 overrun;
 	enum mltcp_event ev;
 
 	__builtin_memset(out, 0, sizeof(*out));
 	out->cwnd = in->cwnd;
 	out->ssthresh = in->ssthresh;
-	if (mltcp_restart_due(ms, READ_ONCE(g->mode), READ_ONCE(g->fparams), in->outstanding,
+	if (mltcp_restart_due(ms, mode, READ_ONCE(g->fparams), in->outstanding,
 			      in->gap_us, thresh)) {
 		if (in->init_cwnd < in->cwnd) {
 			u32 bdp = mltcp_path_bdp(in->delivered, in->interval_us, in->min_rtt_us);
@@ -173,13 +175,14 @@ static inline void mltcp_hook_tx_start(struct mltcp_sock *ms, const struct mltcp
 			out->ssthresh = mltcp_restart_ssthresh(in->ssthresh, in->cwnd, bdp,
 							       in->ca_open);
 		}
-		mltcp_yield_begin(ms, in->gap_us, in->now_ms);
+		mltcp_enter_yield(ms, in->gap_us, in->now_ms);
 	}
 	out->gap_ref = ms->gap_q8;
 	out->gap_bursts = ms->bursts;
 	out->gap_bytes = mltcp_bytes_done(in->bytes_acked, ms->mark);
+	overrun = READ_ONCE(g->overrun);
 	ev = mltcp_on_tx_start(ms, in->bytes_acked, in->outstanding, in->gap_us, thresh,
-			       READ_ONCE(g->overrun));
+			       overrun);
 	out->gap_seen = !(ms->flags & MLTCP_SF_BOUNDS_GIVEN) &&
 			mltcp_is_idle_gap(in->outstanding, in->gap_us, thresh);
 	if (ev == MLTCP_EV_LEARNED) {
@@ -187,6 +190,7 @@ static inline void mltcp_hook_tx_start(struct mltcp_sock *ms, const struct mltcp
 		out->iter_ms = in->now_ms - ms->start_ms;
 		ms->start_ms = in->now_ms;
 	}
+	mltcp_check_phase(ms, mode, overrun, mltcp_bytes_done(in->bytes_acked, ms->mark));
 }
 
 /**
@@ -344,8 +348,10 @@ static inline bool mltcp_hook_ack(struct mltcp_sock *ms, const struct mltcp_ack_
 	}
 	if (!in->cwnd_limited)
 		return false;
-	out->f = mltcp_sock_f_q10(ms, READ_ONCE(g->mode), READ_ONCE(g->fparams),
-				  READ_ONCE(g->stagger), READ_ONCE(g->overrun), in->bytes_acked);
+	mltcp_check_phase(ms, READ_ONCE(g->mode), READ_ONCE(g->overrun),
+			  mltcp_bytes_done(in->bytes_acked, ms->mark));
+	out->f = mltcp_phase_f_q10(ms, (enum mltcp_phase)ms->phase, READ_ONCE(g->fparams),
+				   READ_ONCE(g->stagger), in->bytes_acked);
 	if (in->cwnd < in->ssthresh) {
 		out->slow_start = true;
 		acked = mltcp_slow_start_by(in->cwnd, in->ssthresh, in->cwnd_clamp,
@@ -413,6 +419,7 @@ static inline void mltcp_hook_mark(struct mltcp_sock *ms, u64 acked, u64 unacked
 				   u32 now_ms, struct mltcp_mark_out *out)
 {
 	out->iter_done = mltcp_iter_begin(ms, acked, unacked, bytes) == MLTCP_EV_GIVEN;
+	mltcp_enter_unearned(ms);
 	out->iter_ms = now_ms - ms->start_ms;
 	ms->start_ms = now_ms;
 }

@@ -1,109 +1,219 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * MLTCP core: a socket's phase within its iterations, the states of the
- * diagram in include/mltcp_core.h.  Part of include/mltcp_core.h.
+ * MLTCP core: a socket's phase within its iterations, stored in struct
+ * mltcp_sock and written only by the transitions below, which the hook
+ * entries (mltcp_hooks.h) take.  Part of include/mltcp_core.h.
  *
- * The phase is not stored: mltcp_phase() derives it from struct mltcp_sock
- * (its flags, its size, the bytes of its iteration) and the parameters, so
- * the state keeps fitting CUBIC's private area.  The hook entries
- * (mltcp_hooks.h) take the transitions:
+ *                      any phase but YIELD
+ *                 mode off, size unknown or dropped
+ *          +------------------------------------------+
+ *          v                                          |
+ *        BASE ---- size known ----> UNEARNED <---- a mark or a new size
+ *                                      |           (RAMP, TOP, OVERRUN)
+ *                                      | the mark's idle gap passed,
+ *                                      | the size shown
+ *                                      v
+ *     restart: an iteration's ---> YIELD ---- no queue, or ---> RAMP <--> TOP
+ *     first transmission                      the limit        (backoff at
+ *     (any phase but BASE)                                      its deepest)
+ *                                                                 |
+ *                                              bytes > overrun * size
+ *                                                                 v
+ *                                                              OVERRUN
  *
- *   BASE -> RAMP          the size becomes known: given (mltcp_set_size(),
- *                         mltcp_hook_mark()) or learned, the third recorded
- *                         iteration (mltcp_hook_tx_start())
- *   any -> UNEARNED       a mark (mltcp_hook_mark()); in mode given, a
- *                         socket's first hint lifts it out of BASE this way;
- *                         a size declared or changed (mltcp_set_size(),
- *                         mltcp_hook_mark()) until an iteration that ends
- *                         at an idle gap shows it (mltcp_hook_tx_start())
- *   UNEARNED -> YIELD     the first transmission after an idle gap, the
- *                         restart (mltcp_hook_tx_start())
- *   UNEARNED -> RAMP      the same where the window does not restart (slope 0)
- *   RAMP, TOP, OVERRUN -> YIELD
- *                         an idle gap the learner takes for an iteration
- *                         gap restarts the window (mltcp_hook_tx_start())
- *   YIELD -> RAMP, TOP    an ACK whose RTT sample shows no other flow's
- *                         queue, or the yield's bound ran out
- *                         (mltcp_hook_rtt_sample()); the backoff steps up
- *                         when the bound ran out on a queue or a learned
- *                         yield drained late, down at the second yield in
- *                         a row that ended without a queue
- *   RAMP <-> TOP          the backoff reaches or leaves MLTCP_BACKOFF_NO_TURNS
- *                         at the end of a yield
- *   RAMP, TOP -> OVERRUN  the iteration carries more than overrun * size
- *                         (on an ACK, mltcp_hook_ack())
- *   any -> BASE           mode off (or given, for a socket without hints),
- *                         or the hints dropped before a size was learned
- *                         (mltcp_set_size(0)); slope 0 keeps the phases but
- *                         makes F the intercept and never restarts
+ * F is 1 in BASE, UNEARNED and OVERRUN, ramps in RAMP and sits at its top
+ * in TOP; in YIELD the window holds and F is that of the phase the yield
+ * ends in.  The rules behind each arrow are in mltcp_f.h (where F applies),
+ * mltcp_learner.h (sizes and marks) and mltcp_restart.h (restart, yield,
+ * backoff).  The administrator's parameters (mode, overrun) move every
+ * socket at its next hook: mltcp_check_phase() applies them.
  */
 #ifndef _MLTCP_PHASE_H
 #define _MLTCP_PHASE_H
 
 #include "mltcp_types.h"
 #include "mltcp_f.h"
+#include "mltcp_restart.h"
 
 /**
- * enum mltcp_phase - where a socket is in its iteration
- * @MLTCP_PHASE_BASE: no iteration F applies to: mode off, the size unknown
- *	or below MLTCP_MIN_ITER_BYTES, or a socket without hints in mode
- *	given (mltcp_f_active()); F = 1, the base algorithm
- * @MLTCP_PHASE_UNEARNED: marked, and the mark not yet followed by an idle
- *	gap, the iteration's compute (mltcp_iter_earned()), or a declared size
- *	not yet shown by a completed iteration (mltcp_size_shown()); F = 1
+ * enum mltcp_phase - where a socket is in its iteration (the diagram above)
+ * @MLTCP_PHASE_BASE: F does not apply (mltcp_f_active()); F = 1
+ * @MLTCP_PHASE_UNEARNED: a mark awaits its idle gap, or the size is not
+ *	shown yet (mltcp_iter_earned(), mltcp_size_shown()); F = 1
  * @MLTCP_PHASE_OVERRUN: the iteration carried more than overrun times its
- *	size (mltcp_iter_overrun()); F = 1 until the next boundary
+ *	size (mltcp_iter_overrun()); F = 1 until the next iteration
  * @MLTCP_PHASE_RAMP: F = slope * min(1, bytes_ratio + head start) + intercept
- * @MLTCP_PHASE_TOP: the backoff is MLTCP_BACKOFF_NO_TURNS, the flow takes no
- *	turns (mltcp_takes_no_turns()); F = slope + intercept
- * @MLTCP_PHASE_YIELD: the window restarted at the iteration's first
- *	transmission and holds while RTT samples show another flow's queue
- *	(mltcp_yield_step()); F is the one of the phase it ends in (a
- *	decrease meanwhile uses it), and the next ACK in congestion avoidance
- *	ends it whatever F is
- *
- * The first five are the states of F's policy (enum mltcp_f_state), with
- * the same values; YIELD comes before them.
+ * @MLTCP_PHASE_TOP: the backoff is at its deepest; F = slope + intercept
+ * @MLTCP_PHASE_YIELD: the restarted window holds while another flow queues
  */
 enum mltcp_phase {
-	MLTCP_PHASE_BASE = MLTCP_F_BASE,
-	MLTCP_PHASE_UNEARNED = MLTCP_F_UNEARNED,
-	MLTCP_PHASE_OVERRUN = MLTCP_F_OVERRUN,
-	MLTCP_PHASE_RAMP = MLTCP_F_RAMP,
-	MLTCP_PHASE_TOP = MLTCP_F_TOP,
+	MLTCP_PHASE_BASE = 0,
+	MLTCP_PHASE_UNEARNED,
+	MLTCP_PHASE_OVERRUN,
+	MLTCP_PHASE_RAMP,
+	MLTCP_PHASE_TOP,
 	MLTCP_PHASE_YIELD,
 };
 
-/**
- * mltcp_in_yield() - is the socket in MLTCP_PHASE_YIELD?
- * @ms: socket state
- *
- * The one flag test mltcp_phase() starts with, on its own: the ACK entry
- * needs an RTT sample only here (mltcp_hook_ack()).
- *
- * Return: true while a restarted window yields.
- */
 static inline bool mltcp_in_yield(const struct mltcp_sock *ms)
 {
-	return ms->flags & MLTCP_SF_YIELD;
+	return ms->phase == MLTCP_PHASE_YIELD;
+}
+
+/*
+ * The phase F's rules give outside a yield, in their order: the first rule
+ * that stops F decides.
+ */
+static inline enum mltcp_phase mltcp_rules_phase(const struct mltcp_sock *ms, int mode,
+						 u32 overrun, u64 done)
+{
+	if (!mltcp_f_active(ms, mode))
+		return MLTCP_PHASE_BASE;
+	if (!mltcp_iter_earned(ms) || !mltcp_size_shown(ms))
+		return MLTCP_PHASE_UNEARNED;
+	if (mltcp_iter_overrun(ms, overrun, done))
+		return MLTCP_PHASE_OVERRUN;
+	return mltcp_backoff_at_top(ms) ? MLTCP_PHASE_TOP : MLTCP_PHASE_RAMP;
 }
 
 /**
- * mltcp_phase() - the phase a socket is in
+ * mltcp_phase() - the phase a socket is in, under the parameters now
  * @ms: socket state
  * @mode: global enum mltcp_mode
- * @overrun: global bound on the bytes of an iteration (mltcp_iter_overrun())
+ * @overrun: global overrun multiple (mltcp_iter_overrun())
  * @done: bytes of the current iteration (mltcp_bytes_done())
  *
- * Return: enum mltcp_phase: YIELD while the restarted window holds, else
- *	the state of F's policy (mltcp_f_state()).
+ * For readers (reports, tracepoints): the stored phase, as the socket's
+ * next hook will find it after a change of the parameters.
+ *
+ * Return: enum mltcp_phase.
  */
 static inline enum mltcp_phase mltcp_phase(const struct mltcp_sock *ms, int mode,
 					   u32 overrun, u64 done)
 {
 	if (mltcp_in_yield(ms))
 		return MLTCP_PHASE_YIELD;
-	return (enum mltcp_phase)mltcp_f_state(ms, mode, overrun, done);
+	return mltcp_rules_phase(ms, mode, overrun, done);
+}
+
+/* The one writer of the stored phase; only the transitions below call it. */
+static inline void mltcp_set_phase(struct mltcp_sock *ms, enum mltcp_phase phase)
+{
+	ms->phase = phase;
+}
+
+/* A mark or a new size: F waits for the next idle gap and a shown size. */
+static inline void mltcp_enter_unearned(struct mltcp_sock *ms)
+{
+	if (ms->phase != MLTCP_PHASE_BASE && !mltcp_in_yield(ms))
+		mltcp_set_phase(ms, MLTCP_PHASE_UNEARNED);
+}
+
+/* A yield ends: F ramps, or stays at its top at the deepest backoff. */
+static inline void mltcp_enter_ramp(struct mltcp_sock *ms)
+{
+	mltcp_set_phase(ms, mltcp_backoff_at_top(ms) ? MLTCP_PHASE_TOP : MLTCP_PHASE_RAMP);
+}
+
+/**
+ * mltcp_enter_yield() - a restarted window starts to yield
+ * @ms: socket state
+ * @gap_us: the idle gap before the restart
+ * @now_ms: the caller's millisecond clock
+ */
+static inline void mltcp_enter_yield(struct mltcp_sock *ms, u32 gap_us, u32 now_ms)
+{
+	mltcp_yield_clock_start(ms, gap_us, now_ms);
+	mltcp_set_phase(ms, MLTCP_PHASE_YIELD);
+}
+
+/**
+ * mltcp_yield_step() - a yielding socket's RTT sample
+ * @ms: socket state
+ * @rtt_us: the latest RTT sample (0 = none)
+ * @min_rtt_us: the path's minimum RTT (~0U = unknown)
+ * @now_ms: the caller's millisecond clock
+ *
+ * mltcp_yield_judge() decides; a yield that ends leaves for RAMP or TOP.
+ *
+ * Return: enum mltcp_yield_state; NONE outside a yield.
+ */
+static inline enum mltcp_yield_state mltcp_yield_step(struct mltcp_sock *ms, u32 rtt_us,
+						      u32 min_rtt_us, u32 now_ms)
+{
+	enum mltcp_yield_state st;
+
+	if (!mltcp_in_yield(ms))
+		return MLTCP_YIELD_NONE;
+	st = mltcp_yield_judge(ms, rtt_us, min_rtt_us, now_ms);
+	if (st != MLTCP_YIELD_HOLDS)
+		mltcp_enter_ramp(ms);
+	return st;
+}
+
+/**
+ * mltcp_check_phase() - apply F's rules to the stored phase
+ * @ms: socket state
+ * @mode: global enum mltcp_mode
+ * @overrun: global overrun multiple
+ * @done: bytes of the current iteration
+ *
+ * Outside a yield, moves the socket to the phase its rules give now: an
+ * idle gap earned the mark or learned the size, the bytes passed the
+ * overrun, or the administrator changed the mode or the overrun.  A yield
+ * ends only on its own samples (mltcp_yield_step()).
+ */
+static inline void mltcp_check_phase(struct mltcp_sock *ms, int mode, u32 overrun, u64 done)
+{
+	if (!mltcp_in_yield(ms))
+		mltcp_set_phase(ms, mltcp_rules_phase(ms, mode, overrun, done));
+}
+
+/* F of @phase; YIELD has none of its own (the caller gives the one it ends in). */
+static inline u32 mltcp_phase_f_q10(const struct mltcp_sock *ms, enum mltcp_phase phase,
+				    u32 params, u32 stagger, u64 acked)
+{
+	u32 ratio;
+
+	/* bytes written before the mark belong to the iteration it ended */
+	if ((s64)(acked - ms->mark) < 0)
+		return MLTCP_Q10_ONE;
+	switch (phase) {
+	case MLTCP_PHASE_RAMP:
+		break;
+	case MLTCP_PHASE_TOP:
+		return mltcp_f_q10(params, MLTCP_Q10_ONE);
+	default:
+		return MLTCP_Q10_ONE;
+	}
+	ratio = mltcp_ratio_q10(mltcp_bytes_done(acked, ms->mark), ms->bytes_per_iter);
+	ratio += mltcp_head_start_q10(ms->tiebreak, stagger);
+	if (ratio > MLTCP_Q10_ONE)
+		ratio = MLTCP_Q10_ONE;
+	return mltcp_f_q10(params, ratio);
+}
+
+/**
+ * mltcp_sock_f_q10() - the F a socket uses right now
+ * @ms: socket state
+ * @mode: global enum mltcp_mode
+ * @params: packed slope/intercept
+ * @stagger: global stagger, Q10 in [0, 1024]
+ * @overrun: global overrun multiple
+ * @acked: the socket's bytes_acked counter
+ *
+ * For readers and the decrease: F of the phase F's rules give now (in a
+ * yield, the phase it ends in), without writing the socket.
+ *
+ * Return: F in Q10.
+ */
+static inline u32 mltcp_sock_f_q10(const struct mltcp_sock *ms, int mode,
+				   u32 params, u32 stagger, u32 overrun, u64 acked)
+{
+	enum mltcp_phase phase = mltcp_rules_phase(ms, mode, overrun,
+						   mltcp_bytes_done(acked, ms->mark));
+
+	return mltcp_phase_f_q10(ms, phase, params, stagger, acked);
 }
 
 #endif /* _MLTCP_PHASE_H */

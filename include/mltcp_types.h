@@ -98,27 +98,8 @@ enum mltcp_mode {
 #define MLTCP_SF_HINTED		(MLTCP_SF_SIZE_GIVEN | MLTCP_SF_BOUNDS_GIVEN)
 #define MLTCP_SF_TIEBREAK_GIVEN	0x08	/* tiebreak set by control plane */
 #define MLTCP_SF_MARK_PENDING	0x10	/* a mark, not yet followed by an idle TX_START */
-#define MLTCP_SF_YIELD		0x20	/* restarted; holds while others queue */
 #define MLTCP_SF_BACKOFF	0xc0	/* n: yield bound, mltcp_backoff_octaves() (2 bits) */
 #define MLTCP_SF_BACKOFF_SHIFT	6
-
-/*
- * The yield's backoff, n in MLTCP_SF_BACKOFF: its bound is the iteration gap
- * divided by 2^mltcp_backoff_octaves(n).  A yield that runs out its bound
- * with the queue still there, or a learned one that drains late, steps it
- * up; two other yields' ends in a row step it down (mltcp_backoff_step()).
- */
-enum mltcp_backoff {
-	MLTCP_BACKOFF_GAP = 0,	/* a yield may last the iteration gap */
-	MLTCP_BACKOFF_HALF,	/* half the gap: a yield ran out against a longer phase */
-	MLTCP_BACKOFF_QUARTER,	/* a quarter of the gap: it happened again */
-	MLTCP_BACKOFF_NO_TURNS,	/* a 32nd: a job it cannot take turns with; F at its top */
-	MLTCP_BACKOFF_MAX = MLTCP_BACKOFF_NO_TURNS,
-};
-/* the deepest backoff bounds a yield by gap / 2^5: a probe of an RTT or two */
-#define MLTCP_BACKOFF_DEEPEST_OCTAVES	5
-/* a learned yield that drains after gap / 2^2 steps the backoff up: mltcp_yield_was_long() */
-#define MLTCP_YIELD_LONG_OCTAVES	2
 
 /**
  * struct mltcp_sock - per-socket MLTCP state (56 bytes)
@@ -167,7 +148,8 @@ struct mltcp_sock {
 	u32 size_shown:1;
 	u32 start_ms;
 	u16 carry;
-	u16 tiebreak;
+	u16 tiebreak:11;
+	u16 phase:3;
 	u8 flags;
 	u8 gap_q8;
 	union {

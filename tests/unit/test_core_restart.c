@@ -163,7 +163,7 @@ static void test_queue_seen(void **state)
 /* Begins a yield after an 800 ms gap that drains at @now_ms; returns the backoff. */
 static u8 yield_drains_at(struct mltcp_sock *ms, u32 now_ms)
 {
-	mltcp_yield_begin(ms, 800000, 0);
+	mltcp_enter_yield(ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(ms, 300, 100, now_ms), MLTCP_YIELD_DRAINED);
 	return mltcp_yield_backoff(ms);
 }
@@ -185,36 +185,36 @@ static void test_yield_backoff(void **state)
 	assert_true(mltcp_learn_gap(&ms, 800000, MB));
 	assert_int_equal(mltcp_yield_backoff(&ms), 0);
 	/* a queue that outlasts the gap: ends on the bound, backoff 1 */
-	mltcp_yield_begin(&ms, 800000, 0);
+	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 700), MLTCP_YIELD_HOLDS);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 850), MLTCP_YIELD_BOUND);
 	assert_int_equal(mltcp_yield_backoff(&ms), 1);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 860), MLTCP_YIELD_NONE);
 	/* the next yield lasts half the gap */
-	mltcp_yield_begin(&ms, 800000, 0);
+	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 350), MLTCP_YIELD_HOLDS);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 450), MLTCP_YIELD_BOUND);
 	assert_int_equal(mltcp_yield_backoff(&ms), 2);
 	/* a quarter of the gap */
-	mltcp_yield_begin(&ms, 800000, 0);
+	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 180), MLTCP_YIELD_HOLDS);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 220), MLTCP_YIELD_BOUND);
 	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
 	/* then a 32nd (25 ms), and no shorter however often it runs out */
 	for (i = 0; i < 3; i++) {
-		mltcp_yield_begin(&ms, 800000, 0);
+		mltcp_enter_yield(&ms, 800000, 0);
 		assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 20), MLTCP_YIELD_HOLDS);
 		assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 30), MLTCP_YIELD_BOUND);
 		assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
 	}
 	/* the deepest yield still drains when it finds the link free */
-	mltcp_yield_begin(&ms, 800000, 0);
+	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 5), MLTCP_YIELD_DRAINED);
 	/* one free restart between another job's phases is not enough ... */
 	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
 	assert_true(ms.free_yield);
 	/* ... and a bound that runs out on a queue after it starts the count again */
-	mltcp_yield_begin(&ms, 800000, 0);
+	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 30), MLTCP_YIELD_BOUND);
 	assert_false(ms.free_yield);
 	assert_int_equal(yield_drains_at(&ms, 5), MLTCP_BACKOFF_MAX);
@@ -229,28 +229,28 @@ static void test_yield_backoff(void **state)
 	/* at 0 there is nothing to step back: no run is kept */
 	assert_int_equal(yield_drains_at(&ms, 20), 0);
 	assert_false(ms.free_yield);
-	mltcp_yield_begin(&ms, 800000, 0);
+	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 700), MLTCP_YIELD_HOLDS);
-	/* the backoff lives in the flags' top bits and leaves the others alone */
-	assert_true(ms.flags & MLTCP_SF_YIELD);
+	/* the backoff lives in the flags' top bits and leaves the phase alone */
+	assert_true(mltcp_in_yield(&ms));
 	mltcp_set_yield_backoff(&ms, 3);
-	assert_true(ms.flags & MLTCP_SF_YIELD);
+	assert_true(mltcp_in_yield(&ms));
 	assert_int_equal(mltcp_yield_backoff(&ms), 3);
 	/* a learned yield that drains after a quarter of the gap steps up */
 	mltcp_set_yield_backoff(&ms, 0);
-	ms.flags &= (u8)~MLTCP_SF_YIELD;
-	mltcp_yield_begin(&ms, 800000, 0);
+	mltcp_enter_ramp(&ms);
+	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 240), MLTCP_YIELD_HOLDS);
 	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 250), MLTCP_YIELD_DRAINED);
 	assert_int_equal(mltcp_yield_backoff(&ms), 1);
 	assert_int_equal(yield_drains_at(&ms, 250), 2);
 	/* at a quarter's bound none drains that late: the bound ends it first */
-	mltcp_yield_begin(&ms, 800000, 0);
+	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 250), MLTCP_YIELD_BOUND);
 	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
 	/* out of bound on a free link is no evidence: it counts as free */
 	mltcp_set_yield_backoff(&ms, 2);
-	mltcp_yield_begin(&ms, 800000, 0);
+	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 250), MLTCP_YIELD_DRAINED);
 	assert_int_equal(mltcp_yield_backoff(&ms), 2);
 	assert_int_equal(yield_drains_at(&ms, 20), 1);
@@ -260,12 +260,12 @@ static void test_yield_backoff(void **state)
 	/* with given marks a late drain is not judged by its length */
 	ms.flags |= MLTCP_SF_BOUNDS_GIVEN;
 	ms.start_ms = 0;
-	mltcp_yield_begin(&ms, 800000, 600);
+	mltcp_enter_yield(&ms, 800000, 600);
 	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 900), MLTCP_YIELD_DRAINED);
 	assert_int_equal(mltcp_yield_backoff(&ms), 0);
 	/* no gap reference: the yield ends at once and the backoff stays */
 	ms = new_sock(0);
-	mltcp_yield_begin(&ms, 800000, 0);
+	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 0), MLTCP_YIELD_DRAINED);
 	assert_int_equal(mltcp_yield_backoff(&ms), 0);
 }
@@ -282,19 +282,19 @@ static void test_no_turns_top_of_f(void **state)
 	(void)state;
 	shown_size(&ms, 4 * MB);
 	assert_true(mltcp_learn_gap(&ms, 800000, MB));
-	assert_false(mltcp_takes_no_turns(&ms));
+	assert_false(mltcp_backoff_at_top(&ms));
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), ONE);
 	/* three yields that run out their bound reach the deepest backoff */
-	mltcp_yield_begin(&ms, 800000, 0);
+	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 850), MLTCP_YIELD_BOUND);
-	mltcp_yield_begin(&ms, 800000, 0);
+	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 450), MLTCP_YIELD_BOUND);
-	assert_false(mltcp_takes_no_turns(&ms));
+	assert_false(mltcp_backoff_at_top(&ms));
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, MB),
 			 ONE + ONE / 4);
-	mltcp_yield_begin(&ms, 800000, 0);
+	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 220), MLTCP_YIELD_BOUND);
-	assert_true(mltcp_takes_no_turns(&ms));
+	assert_true(mltcp_backoff_at_top(&ms));
 	/* the top of F from the first byte, whatever the bytes acked */
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), top);
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, MB), top);
@@ -306,20 +306,26 @@ static void test_no_turns_top_of_f(void **state)
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, mltcp_params_pack(0, ONE), 0, NO_BOUND,
 					  0), ONE);
 	/* one yield that finds the link free keeps the top ... */
-	mltcp_yield_begin(&ms, 800000, 0);
+	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 5), MLTCP_YIELD_DRAINED);
-	assert_true(mltcp_takes_no_turns(&ms));
+	assert_true(mltcp_backoff_at_top(&ms));
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), top);
 	/* ... a second in a row: back to the ramp */
-	mltcp_yield_begin(&ms, 800000, 0);
+	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 5), MLTCP_YIELD_DRAINED);
-	assert_false(mltcp_takes_no_turns(&ms));
+	assert_false(mltcp_backoff_at_top(&ms));
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), ONE);
 	/* the size unknown: F = 1 at any backoff */
 	ms = new_sock(0);
 	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_MAX);
-	assert_true(mltcp_takes_no_turns(&ms));
+	assert_true(mltcp_backoff_at_top(&ms));
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), ONE);
+}
+
+/* mltcp_yield_step() as a yes/no: true while the flow holds its window */
+static bool mltcp_yield_holds(struct mltcp_sock *ms, u32 rtt_us, u32 min_rtt_us, u32 now_ms)
+{
+	return mltcp_yield_step(ms, rtt_us, min_rtt_us, now_ms) == MLTCP_YIELD_HOLDS;
 }
 
 /*
@@ -338,8 +344,8 @@ static void test_yield(void **state)
 	/* learned: the gap reference (200 ms) bounds the hold */
 	shown_size(&ms, 4 * MB);
 	assert_true(mltcp_learn_gap(&ms, 200000, MB));
-	mltcp_yield_begin(&ms, 200000, 0);
-	assert_true(ms.flags & MLTCP_SF_YIELD);
+	mltcp_enter_yield(&ms, 200000, 0);
+	assert_true(mltcp_in_yield(&ms));
 	assert_true(mltcp_yield_holds(&ms, 10000, 100, 0));
 	assert_true(mltcp_yield_holds(&ms, 10000, 100, 40));
 	/*
@@ -347,22 +353,22 @@ static void test_yield(void **state)
 	 * backoff at 0): released, and a new queue does not hold it again
 	 */
 	assert_false(mltcp_yield_holds(&ms, 300, 100, 45));
-	assert_false(ms.flags & MLTCP_SF_YIELD);
+	assert_false(mltcp_in_yield(&ms));
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 170));
 	/* a queue that never drains: released after about the iteration gap */
-	mltcp_yield_begin(&ms, 200000, 0);
+	mltcp_enter_yield(&ms, 200000, 0);
 	assert_true(mltcp_yield_holds(&ms, 10000, 100, 190));
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 230));
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 1));
 	/* no gap reference (no learned iteration gap yet): no hold */
 	ms = new_sock(0);
-	mltcp_yield_begin(&ms, 200000, 0);
+	mltcp_enter_yield(&ms, 200000, 0);
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 0));
 	/* given marks: the restart's own gap is the reference */
 	ms = new_sock(0);
 	mltcp_iter_begin(&ms, 0, 0, 4 * MB);
 	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 100000, thr));
-	mltcp_yield_begin(&ms, 100000, 0);
+	mltcp_enter_yield(&ms, 100000, 0);
 	assert_true(mltcp_yield_holds(&ms, 10000, 100, 90));
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 120));
 	/*
@@ -373,7 +379,7 @@ static void test_yield(void **state)
 	mltcp_iter_begin(&ms, 0, 0, 4 * MB);
 	ms.start_ms = 1000;
 	assert_true(mltcp_restart_due(&ms, MLTCP_MODE_GIVEN, PARAMS_DEFAULT, 0, 100000, thr));
-	mltcp_yield_begin(&ms, 100000, 1500);
+	mltcp_enter_yield(&ms, 100000, 1500);
 	assert_true(mltcp_yield_holds(&ms, 10000, 100, 1540));
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 1680));
 }

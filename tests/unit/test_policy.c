@@ -184,7 +184,7 @@ static void marked_restart(struct mltcp_sock *ms, u32 mark_ms, u32 restart_ms)
 	ms->start_ms = mark_ms;
 	assert_true(mltcp_restart_due(ms, MLTCP_MODE_LEARNED, PARAMS, 0,
 				      (restart_ms - mark_ms) * 1000U, THRESH));
-	mltcp_yield_begin(ms, (restart_ms - mark_ms) * 1000U, restart_ms);
+	mltcp_enter_yield(ms, (restart_ms - mark_ms) * 1000U, restart_ms);
 	mltcp_on_tx_start(ms, 0, 0, (restart_ms - mark_ms) * 1000U, THRESH, BOUND);
 }
 
@@ -216,7 +216,7 @@ static void test_marked_backoff_recovers(void **state)
 		assert_int_equal(mltcp_yield_backoff(&ms), i);
 		t += 2000;
 	}
-	assert_true(mltcp_takes_no_turns(&ms));
+	assert_true(mltcp_backoff_at_top(&ms));
 	/* the link is free: every second yield's first sample steps back, 3 -> 0 */
 	for (i = 2 * MLTCP_BACKOFF_MAX - 1; i >= 0; i--) {
 		marked_restart(&ms, t, t + 700);
@@ -225,7 +225,7 @@ static void test_marked_backoff_recovers(void **state)
 		assert_int_equal(mltcp_yield_backoff(&ms), (i + 1) / 2);
 		t += 2000;
 	}
-	assert_false(mltcp_takes_no_turns(&ms));
+	assert_false(mltcp_backoff_at_top(&ms));
 	/* F ramps from the bottom again */
 	assert_int_equal(f_at(&ms, BOUND, 0), ONE);
 	assert_int_equal(f_at(&ms, BOUND, 2 * MB), ONE + ONE / 2);

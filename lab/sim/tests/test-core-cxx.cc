@@ -42,14 +42,16 @@ SockInit(Tap* tap)
     mltcp_sock ms;
 
     std::memset(&ms, 0xa5, sizeof(ms));
-    ms.flags = MLTCP_SF_SIZE_GIVEN | MLTCP_SF_YIELD;
+    ms.flags = MLTCP_SF_SIZE_GIVEN;
+    ms.phase = MLTCP_PHASE_YIELD;
     ms.bytes_per_iter = 100000;
     mltcp_sock_init(&ms, 4242, 77);
     tap->Check(ms.flags == MLTCP_SF_SIZE_GIVEN && ms.bytes_per_iter == 100000 &&
                    ms.mark == 4242 && ms.tiebreak == 77,
                "mltcp_sock_init() keeps a given size and takes the flow's tie-break");
     tap->Check(ms.iters == 0 && ms.hist[0] == 0 && ms.hist[2] == 0 && ms.carry == 0 &&
-                   ms.gap_q8 == 0 && ms.restart_ms == 0 && ms.start_ms == 0,
+                   ms.gap_q8 == 0 && ms.restart_ms == 0 && ms.start_ms == 0 &&
+                   ms.phase == MLTCP_PHASE_BASE,
                "mltcp_sock_init() zeroes everything else");
 }
 
