@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * MLTCP core: F, its policy (enum mltcp_f_state) and the scaled ACK credit
- * and decrease.  Part of include/mltcp_core.h.
+ * MLTCP core: F, the scaled ACK credit and decrease, and the rules of where
+ * F applies (the phases' guards in mltcp_phase.h).  Part of
+ * include/mltcp_core.h.
  */
 #ifndef _MLTCP_F_H
 #define _MLTCP_F_H
@@ -14,9 +15,8 @@
  * @acked: the socket's bytes_acked counter
  * @mark: bytes_acked value at which the iteration started
  *
- * Wrap-safe: the difference is taken modulo 2^64; a counter that is
- * behind the mark (data written before the mark still being acked)
- * counts as 0.
+ * Modulo 2^64; a counter behind the mark (data written before the mark,
+ * acked after it) counts as 0.
  *
  * Return: bytes acked since @mark, at least 0.
  */
@@ -69,20 +69,11 @@ static inline u32 mltcp_f_q10(u32 params, u32 ratio)
  * @tiebreak: the socket's tie-break, Q10 in [0, 1024]
  * @stagger: the global stagger, Q10 in [0, 1024]
  *
- * Identical jobs started together have the same bytes_ratio, hence the
- * same F, at every instant: the MLTCP shift, proportional to their offset,
- * is zero and fair sharing keeps them in lockstep.  The tie-break breaks
- * the tie: F is computed as if the socket were this much further through
- * its iteration, so two sockets with different tie-breaks behave like jobs
- * started (tiebreak_a - tiebreak_b) * stagger of an iteration apart, and
- * the usual MLTCP feedback widens that offset until the phases interleave.
- * F stays within [intercept, slope + intercept] (the ratio is clamped), so
- * the bound on F, and the friendliness that follows from it, is unchanged.
- * Every socket gets it once F applies (mltcp_f_active()), learned ones
- * too: the restart (mltcp_restart_due()) puts two jobs in lockstep back at
- * the initial window at the same moment in every iteration, and unmodified
- * PyTorch DDP pairs stayed in lockstep for whole runs without a head start
- * (docs/DESIGN.md, "The rules": tie-break).
+ * Identical jobs started together have the same F at every instant, and
+ * fair sharing keeps them in lockstep.  F is computed as if the socket were
+ * this much further through its iteration, so two sockets behave like jobs
+ * started (tiebreak_a - tiebreak_b) * stagger apart and MLTCP widens the
+ * offset.  The ratio is clamped, so F keeps its range.
  *
  * Return: tiebreak * stagger in Q10, at most 1024.
  */
@@ -111,11 +102,9 @@ static inline bool mltcp_f_active(const struct mltcp_sock *ms, int mode)
  * mltcp_iter_earned() - did this iteration's communication follow an idle gap?
  * @ms: socket state
  *
- * An iteration is a compute phase and the communication that follows it.
- * A learned iteration starts at an idle gap by construction; a marked one
- * earns F at its first transmission after an idle gap (mltcp_on_tx_start()
- * clears MLTCP_SF_MARK_PENDING there), so that marking a stream that never
- * pauses buys nothing.
+ * A learned iteration starts at an idle gap; a marked one earns F at its
+ * first transmission after one (mltcp_on_tx_start()), so marking a stream
+ * that never pauses buys nothing.
  *
  * Return: false from a mark until the first transmission after an idle gap.
  */
@@ -128,9 +117,8 @@ static inline bool mltcp_iter_earned(const struct mltcp_sock *ms)
  * mltcp_size_shown() - has the size in use been shown by a completed iteration?
  * @ms: socket state
  *
- * A learned size is shown by construction (the iterations it is the median
- * of).  A declared one is not, when it is set or changed, until an iteration
- * that ends at an idle gap carried about that size (mltcp_confirm_size()).
+ * A learned size is shown by the iterations it comes from; a declared or
+ * changed one by an iteration of about that size (mltcp_confirm_size()).
  *
  * Return: true when the size may earn F.
  */
@@ -142,8 +130,7 @@ static inline bool mltcp_size_shown(const struct mltcp_sock *ms)
 /**
  * mltcp_iter_overrun() - has the iteration carried more than its size allows?
  * @ms: socket state, its size known
- * @overrun: the global bound, Q10 multiple of the size (MLTCP_OVERRUN_DEFAULT),
- *	0 = none
+ * @overrun: the global overrun multiple, Q10 (MLTCP_OVERRUN_DEFAULT), 0 = none
  * @done: bytes of the current iteration (mltcp_bytes_done())
  *
  * Return: true once @done exceeds @overrun times the iteration's size.
@@ -166,10 +153,8 @@ static inline bool mltcp_iter_overrun(const struct mltcp_sock *ms, u32 overrun, 
  * @f_q10: F in Q10
  * @carry: in/out remainder in 1/1024 segments, < 1024
  *
- * The fractional part is carried over to the next call, so over many
- * calls the total credit is exactly F times the total acked (within one
- * segment), even for ACKs of a single segment.  With F == 1024 and a zero
- * carry the result is @acked and the carry stays zero.
+ * The fraction is carried to the next call, so the total credit is F
+ * times the total acked within one segment; F == 1024 gives @acked.
  *
  * Return: the scaled credit, saturated at U32_MAX.
  */

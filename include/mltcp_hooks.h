@@ -1,28 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * MLTCP core: one entry per TCP hook, the same for every backend.
- * Part of include/mltcp_core.h.
- *
- * Each entry takes what the hook read from the socket (struct mltcp_*_in,
- * and the global parameters, struct mltcp_globals), runs the core's steps
- * in their order on the socket's MLTCP state, and returns what the caller
- * has to do to the socket (struct mltcp_*_out): the kernel glue
- * (mltcp_core.c) and the BPF glue (bpf/mltcp_glue.bpf.h) read the socket,
- * call the entry and apply the result, and report it (tracepoints,
- * counters).  They decide nothing themselves.
+ * MLTCP core: one entry per TCP hook, the same for every backend.  Each
+ * takes what the glue read from the socket (struct mltcp_*_in) and the
+ * global parameters, runs the core's steps on struct mltcp_sock and
+ * returns what the glue applies (struct mltcp_*_out); the glue decides
+ * nothing.  Part of include/mltcp_core.h.
  *
  *   connection start      mltcp_hook_init()
  *   release               mltcp_hook_release()
- *   transmission start    mltcp_hook_tx_start()   boundary, restart, yield
+ *   transmission start    mltcp_hook_tx_start()   restart, boundary
  *   ACK (cong_avoid)      mltcp_hook_ack()        yield, slow start, credit
- *   RTT sample            mltcp_hook_rtt_sample() the yield's step; the ACK
- *                                                 entry takes it
+ *   RTT sample            mltcp_hook_rtt_sample() the yield (from the ACK)
  *   loss (ssthresh)       mltcp_hook_decrease()   the decrease softened by F
- *   iteration mark        mltcp_hook_mark()       the control plane's mark
+ *   iteration mark        mltcp_hook_mark()       the application's mark
  *
- * The ACK entry runs on every ACK: it allocates nothing, takes no lock,
- * reads each parameter once and only once it needs it, and divides no more
- * than the base algorithm's slow start and F already did.
+ * The ACK entry allocates nothing, takes no lock and reads each parameter
+ * once, when it needs it.
  */
 #ifndef _MLTCP_HOOKS_H
 #define _MLTCP_HOOKS_H
@@ -42,8 +35,7 @@
  * @flow_tiebreak: the connection's mltcp_flow_tiebreak()
  * @now_ms: the caller's millisecond clock
  *
- * Hints given before the connection started are kept (mltcp_sock_init());
- * the first iteration starts now.
+ * Hints given before the connection are kept; the first iteration starts now.
  *
  * Return: true when the socket was counted already (init ran before
  *	without a release): the caller counts it only when false.
@@ -62,8 +54,6 @@ static inline bool mltcp_hook_init(struct mltcp_sock *ms, u64 acked, u16 flow_ti
 /**
  * mltcp_hook_release() - the congestion control ends on a socket
  * @ms: socket state
- *
- * TCP also releases sockets whose init never ran; those were never counted.
  *
  * Return: true when the socket was counted: the caller uncounts it.
  */
@@ -139,18 +129,11 @@ struct mltcp_tx_out {
  * @in: what the hook read (struct mltcp_tx_in)
  * @out: what the caller applies and reports (struct mltcp_tx_out)
  *
- * Runs before the first segment of the new flight leaves, so the whole
- * flight obeys a restarted window.  In this order:
- *
- *  1. RESTART: where F is in use and this transmission starts an
- *     iteration's communication (mltcp_restart_due()), the window goes back
- *     to the initial window if it is larger, its threshold towards the
- *     path's BDP (mltcp_restart_ssthresh()), and the socket enters
- *     MLTCP_PHASE_YIELD (mltcp_yield_begin());
- *  2. the boundary: a pending mark is earned (UNEARNED ends), and an idle
- *     gap the learner takes for an iteration gap ends the learned
- *     iteration (mltcp_on_tx_start()), whose duration is reported and the
- *     next one timed from now.
+ * Runs before the new flight's first segment leaves.  Where this starts an
+ * iteration's communication (mltcp_restart_due()) the window goes back to
+ * the initial window, its threshold towards the BDP, and the socket enters
+ * YIELD; then the idle gap may end a learned iteration or earn a mark
+ * (mltcp_on_tx_start()), and the phase follows (mltcp_check_phase()).
  */
 static inline void mltcp_hook_tx_start(struct mltcp_sock *ms, const struct mltcp_tx_in *in,
 				       struct mltcp_tx_out *out)
@@ -211,9 +194,8 @@ struct mltcp_rtt_in {
  * @ms: socket state, in MLTCP_PHASE_YIELD
  * @in: the sample
  *
- * mltcp_yield_step(): the window holds while the sample shows another
- * flow's queue and the yield's bound lasts; else the yield ends (DRAINED or
- * BOUND, once per yield) and the backoff steps.
+ * mltcp_yield_step(): the window holds while the sample shows a queue
+ * within the yield's limit; else the yield ends and the backoff steps.
  *
  * Return: enum mltcp_yield_state.
  */
@@ -274,9 +256,8 @@ struct mltcp_ack_out {
  * @ms: socket state
  * @cwnd_limited: tcp_is_cwnd_limited()
  *
- * For a caller that would rather not fill struct mltcp_ack_in (nor make a
- * call) for an ACK that changes nothing: mltcp_hook_ack() returns at once
- * when this is false.
+ * Lets the glue skip filling struct mltcp_ack_in for an ACK that changes
+ * nothing: mltcp_hook_ack() returns at once when this is false.
  *
  * Return: true in MLTCP_PHASE_YIELD or when the window limits the flow.
  */
@@ -312,25 +293,14 @@ static inline u32 mltcp_slow_start_by(u32 cwnd, u32 ssthresh, u32 clamp, u32 cre
  * @in: what the hook read (struct mltcp_ack_in)
  * @out: what the caller applies and reports (struct mltcp_ack_out)
  *
- * In this order:
+ * A yielding socket's RTT sample decides first; while the yield holds
+ * nothing else happens.  A window that limits the flow then grows: slow
+ * start by the segments acked, unscaled (a window growing (1 + F) times a
+ * round trip would overshoot the queue each restarted phase), congestion
+ * avoidance by the credit scaled by F of the socket's phase.
  *
- *  1. YIELD: the RTT sample decides whether the restarted window holds
- *     (mltcp_hook_rtt_sample()); while it does, nothing else happens;
- *  2. a window that does not limit the flow is not increased;
- *  3. F of the socket's phase (mltcp_sock_f_q10(): RAMP and TOP scale,
- *     BASE, UNEARNED and OVERRUN do not);
- *  4. in slow start, the window grows by the segments acked, as the base
- *     algorithm's does (mltcp_slow_start_by());
- *  5. congestion avoidance gets the F-scaled credit of what slow start left.
- *
- * Slow start is not scaled.  A window that grows (1 + F) times a round
- * trip instead of twice overshoots the queue that ends it by as much more,
- * and the restart sends every phase through a slow start, so the overshoot
- * comes back each iteration, even for a job alone (docs/DESIGN.md, "Where
- * F applies").  With F = 1 the hook is exactly the base algorithm.
- *
- * Return: @out->ca: true when the base algorithm's congestion avoidance has
- *	work (its credit in @out->ca_credit).
+ * Return: true when the base algorithm's congestion avoidance has work
+ *	(its credit in @out->ca_credit).
  */
 static inline bool mltcp_hook_ack(struct mltcp_sock *ms, const struct mltcp_ack_in *in,
 				  struct mltcp_ack_out *out)
@@ -373,10 +343,8 @@ static inline bool mltcp_hook_ack(struct mltcp_sock *ms, const struct mltcp_ack_
  * @cwnd: the window before the decrease
  * @reduced: the base algorithm's window after it (its ssthresh)
  *
- * With @g->decrease (the default) the cut cwnd - @reduced is divided by the
- * F of the socket's phase (mltcp_soften_cut()), so the flow further through
- * its iteration also backs off less; over a tail-drop queue Reno and CUBIC
- * only interleave with it.  Off, or with F = 1, @reduced is unchanged.
+ * With @g->decrease the cut is divided by F (mltcp_soften_cut()), so the
+ * flow further through its iteration also backs off less.
  *
  * Return: the window to use as ssthresh.
  */
@@ -411,9 +379,8 @@ struct mltcp_mark_out {
  * @now_ms: the caller's millisecond clock
  * @out: what the caller reports
  *
- * The socket enters MLTCP_PHASE_UNEARNED (mltcp_iter_begin()); the
- * iteration the mark completed, if any, is reported, and the new one is
- * timed from now.
+ * The socket enters UNEARNED; the iteration the mark completed, if any, is
+ * reported and the new one timed from now.
  */
 static inline void mltcp_hook_mark(struct mltcp_sock *ms, u64 acked, u64 unacked, u64 bytes,
 				   u32 now_ms, struct mltcp_mark_out *out)

@@ -30,9 +30,8 @@ static inline u64 mltcp_median3(u64 a, u64 b, u64 c)
  * mltcp_hist_len() - how many entries of @ms->hist are valid
  * @ms: socket state
  *
- * Every completed iteration is recorded, so the history holds the last
- * min(@ms->iters, MLTCP_HIST_LEN).  After 2^30 iterations the count wraps
- * and the learner starts its history afresh, as on a new connection.
+ * The last min(@ms->iters, MLTCP_HIST_LEN); after 2^30 iterations the count
+ * wraps and the history starts afresh, as on a new connection.
  *
  * Return: the number of valid entries, oldest first.
  */
@@ -71,10 +70,7 @@ static inline void mltcp_record_iter(struct mltcp_sock *ms, u64 size)
 			ms->hist[i] = ms->hist[i + 1];
 		n = MLTCP_HIST_LEN - 1;
 	}
-	/*
-	 * Constant indices only: Linux 6.1's BPF verifier loses the bounds of
-	 * a variable index here and refuses the backend.
-	 */
+	/* constant indices: 6.1's BPF verifier cannot bound a variable one */
 	for (i = 0; i < MLTCP_HIST_LEN; i++)
 		if (i == n)
 			ms->hist[i] = size;
@@ -90,9 +86,8 @@ static inline void mltcp_record_iter(struct mltcp_sock *ms, u64 size)
  * @ms: socket state
  * @bytes: the new size (0 = unknown)
  *
- * A declared size, and any change of the size on a live socket, is not
- * shown: F is 1 until an iteration at the new size has been seen
- * (mltcp_confirm_size()).  Setting the size it already has changes nothing.
+ * A new size is not shown until an iteration of it was
+ * (mltcp_confirm_size()); the size it already has changes nothing.
  */
 static inline void mltcp_size_change(struct mltcp_sock *ms, u64 bytes)
 {
@@ -108,13 +103,10 @@ static inline void mltcp_size_change(struct mltcp_sock *ms, u64 bytes)
  * @overrun: the global bound (mltcp_iter_overrun()), Q10 multiple of the
  *	size, 0 = none
  *
- * A declared size earns F only once the socket has shown it: an iteration
- * ending at an idle gap carried at least half of it and no more than
- * @overrun times it (no upper limit with @overrun 0, where the
- * administrator trusts the applications).  A stream that never idles, or
- * one that declares more than it sends, never shows its size; an honest
- * job shows it with its first iteration, which runs with F = 1.  Once
- * shown, a size stays shown until it changes (mltcp_size_change()).
+ * Shown by an iteration ending at an idle gap that carried between half
+ * of the size and @overrun times it (no upper limit with @overrun 0).  A
+ * stream that never idles, or declares more than it sends, never shows it;
+ * an honest job shows it with its first iteration, at F = 1.
  */
 static inline void mltcp_confirm_size(struct mltcp_sock *ms, u64 size, u32 overrun)
 {
@@ -137,10 +129,7 @@ static inline void mltcp_confirm_size(struct mltcp_sock *ms, u64 size, u32 overr
  */
 static inline u64 mltcp_last_iter_bytes(const struct mltcp_sock *ms)
 {
-	/*
-	 * hist[n - 1], with constant indices (MLTCP_HIST_LEN is 3): 6.1's BPF
-	 * verifier cannot bound the computed one.
-	 */
+	/* hist[n - 1] by constant indices, for 6.1's BPF verifier */
 	switch (mltcp_hist_len(ms)) {
 	case 0:
 		return 0;
@@ -158,9 +147,8 @@ static inline u64 mltcp_last_iter_bytes(const struct mltcp_sock *ms)
  * @idle_ms: idle_ms parameter (the floor)
  * @srtt_us: smoothed RTT in microseconds (0 if unknown)
  *
- * max(idle_ms, 2 * srtt).  The gap is measured from the last data sent,
- * so it includes about one RTT of waiting for that data's ACK: 2 * srtt
- * means the sender was really idle for about one RTT or more.
+ * max(idle_ms, 2 * srtt): the gap counts from the last data sent, so it
+ * holds an RTT of waiting for its ACK; 2 * srtt is an RTT of real idleness.
  *
  * Return: the threshold in microseconds, saturated at U32_MAX.
  */
@@ -188,46 +176,25 @@ static inline bool mltcp_is_idle_gap(u32 outstanding, u32 gap_us,
 }
 
 /*
- * Iteration gaps.  Data-parallel training all-reduces its gradients bucket
- * by bucket during the backward pass, so one iteration's traffic comes in
- * several bursts: the gaps between them are the backward time of a few
- * layers, the gap that separates two iterations is the rest of the
- * iteration (optimizer step, data loading, the forward pass and the
- * backward pass up to the first bucket).  The learner ends an iteration at
- * an idle gap only when the gap is about as long as the reference, the
- * gap that ended the last learned iterations (up at once to a longer one,
- * halfway down to a shorter one): the repeating unit is the stretch
- * between two of the longest gaps of the cycle.  Gap lengths are compared
- * in the log domain, 1/8 octave per step (mltcp_gap_q8()).  Two bytes of
- * state (@gap_q8, @bursts), O(1) per idle gap, no allocation.
+ * Iteration gaps.  DDP all-reduces its gradients bucket by bucket, so an
+ * iteration's traffic comes in bursts separated by short gaps, and the gap
+ * between iterations is the longest of the cycle.  The learner ends an
+ * iteration at an idle gap about as long as its reference, the gap that
+ * ended the last ones (up at once to a longer gap, halfway down to a
+ * shorter one), compared on a log scale of 1/8 octave (mltcp_gap_q8()).
  *
- * MLTCP_GAP_TOL_Q8: a gap at least 2^(-6/8) = 0.59 times the reference
- *	ends an iteration (jitter of the iteration gap); inner gaps must be
- *	shorter, about half the iteration gap or less.
- * Overdue (mltcp_iter_overdue()): the reference is too long when the
- *	current learned iteration has already moved the bytes of the largest
- *	of the last iterations (within 1/64) and twice the bursts of the last
- *	one (at least MLTCP_BURSTS_OVERDUE; 15 where the count saturates).
- *	Both, because each alone misleads early on: the first iterations'
- *	sizes can be a bucket's, their burst counts one.  A slow first
- *	iteration is the usual cause (PyTorch's first backward pass, DDP's
- *	model broadcast: the gap that ends it is two to three times the
- *	iteration gap), a checkpoint another.
- * MLTCP_GAP_NEAR_Q8: an overdue iteration ends at the first gap at least
- *	2^(-12/8) = 0.35 times the reference: about a whole iteration's bytes
- *	are behind it, so it is the iteration gap the reference missed.
+ * MLTCP_GAP_TOL_Q8: a gap of at least 2^(-6/8) = 0.59 times the reference
+ *	ends an iteration (the iteration gap's jitter; bucket gaps are about
+ *	half of it or less).
+ * MLTCP_GAP_NEAR_Q8: an overdue iteration (mltcp_iter_overdue(): a first
+ *	slow iteration or a checkpoint raised the reference) ends at the first
+ *	gap of at least 2^(-12/8) = 0.35 times the reference.
  * MLTCP_GAP_STEP_Q8: each shorter gap of an overdue iteration lowers the
- *	reference by this step (3/8 octave), so a reference raised further
- *	(a gap ten times the iteration gap) comes down in a few bursts.
- *	The burst count of the last iteration forgets slowly (@bursts), so
- *	an iteration cut short does not make the next one overdue early.
+ *	reference by 3/8 octave.
+ * MLTCP_BURSTS_OVERDUE: the least bursts an overdue iteration has.
  *
- * One burst per iteration (or gaps all about the same length) gives the
- * plain rule: every idle gap ends an iteration.  Inner gaps longer than
- * about 0.6 of the iteration gap make the learner count bursts, not
- * iterations; the control plane's marks (mltcp.torch) are exact.  The
- * window restarts (mltcp_restart_due()) at the gaps the reference alone
- * takes for iteration gaps, not at those an overdue iteration ends at.
+ * Inner gaps longer than 0.6 of the iteration gap make the learner count
+ * bursts as iterations; marks are exact.
  */
 #define MLTCP_GAP_TOL_Q8	6
 #define MLTCP_GAP_NEAR_Q8	12
@@ -236,9 +203,8 @@ static inline bool mltcp_is_idle_gap(u32 outstanding, u32 gap_us,
 #define MLTCP_BURSTS_MAX	15
 
 /*
- * fls(): the position of the highest set bit, 1-based, 0 for 0.  Outside the
- * kernel by halving rather than __builtin_clz(): BPF has no such
- * instruction, and clang 14's BPF backend does not get through it.
+ * fls(): the highest set bit, 1-based, 0 for 0.  Outside the kernel by
+ * halving: BPF has no count-leading-zeros instruction.
  */
 static inline unsigned int mltcp_fls32(u32 x)
 {
@@ -295,11 +261,8 @@ static inline u8 mltcp_gap_q8(u32 gap_us)
  * @ms: socket state
  * @gap_us: the gap, in microseconds
  *
- * The learner's test (see MLTCP_GAP_TOL_Q8), without updating anything:
- * true before any reference exists, else when the gap is at least about
- * 0.6 times the reference.
- *
- * Return: true when the gap is an iteration gap, not a gap between bursts.
+ * Return: true before any reference exists, else when the gap is at least
+ *	MLTCP_GAP_TOL_Q8 below the reference; nothing is updated.
  */
 static inline bool mltcp_gap_ends_iter(const struct mltcp_sock *ms, u32 gap_us)
 {
@@ -311,10 +274,9 @@ static inline bool mltcp_gap_ends_iter(const struct mltcp_sock *ms, u32 gap_us)
  * @ms: socket state
  * @size: bytes the current learned iteration moved so far
  *
- * See MLTCP_GAP_NEAR_Q8: the current iteration moved at least the bytes of
- * the largest of the last recorded iterations (less 1/64: gloo's framing
- * varies by a few hundred bytes) and has at least twice the bursts of the
- * last one.  Never before an iteration was recorded.
+ * It moved the bytes of the largest recent iteration (less 1/64, the
+ * framing's variation) and twice the bursts of the last one: each alone
+ * misleads while the first iterations are a bucket's size.
  *
  * Return: true when the reference gap is too long for this iteration.
  */
@@ -324,11 +286,7 @@ static inline bool mltcp_iter_overdue(const struct mltcp_sock *ms, u64 size)
 	u32 n = mltcp_hist_len(ms);
 	u64 big = 0;
 
-	/*
-	 * Unrolled (MLTCP_HIST_LEN is 3): with a loop over the history,
-	 * Linux 6.1's BPF verifier refused the backend (6.12's and 6.18's
-	 * accepted it).
-	 */
+	/* unrolled (MLTCP_HIST_LEN is 3): 6.1's BPF verifier refuses the loop */
 	if (n > 0)
 		big = ms->hist[0];
 	if (n > 1 && ms->hist[1] > big)
@@ -349,7 +307,6 @@ static inline bool mltcp_iter_overdue(const struct mltcp_sock *ms, u64 size)
  * @size: bytes the current learned iteration moved before the gap
  *
  * Updates the gap reference and the burst counts (see MLTCP_GAP_TOL_Q8).
- * O(1), no allocation.
  *
  * Return: true when the gap ends the current iteration.
  */
@@ -362,11 +319,7 @@ static inline bool mltcp_learn_gap(struct mltcp_sock *ms, u32 gap_us, u64 size)
 
 	if (mltcp_gap_ends_iter(ms, gap_us) ||
 	    (overdue && g + MLTCP_GAP_NEAR_Q8 >= ref)) {
-		/*
-		 * Bursts per iteration: a maximum that forgets one at a time,
-		 * and only at a gap as long as the reference (an iteration
-		 * cut short by a lowered reference teaches nothing).
-		 */
+		/* bursts per iteration: a maximum that forgets one per full gap */
 		if (cur + 1 >= prev)
 			prev = cur + 1 > MLTCP_BURSTS_MAX ? MLTCP_BURSTS_MAX : cur + 1;
 		else if (g >= ref)
@@ -376,11 +329,7 @@ static inline bool mltcp_learn_gap(struct mltcp_sock *ms, u32 gap_us, u64 size)
 		ms->gap_q8 = (u8)(g >= ref ? g : (ref + g + 1) / 2);
 		return true;
 	}
-	/*
-	 * A shorter gap of an overdue iteration: the reference comes down a
-	 * step per gap, never below this gap.
-	 * ref > g + MLTCP_GAP_NEAR_Q8 >= 13 here: it stays > 0.
-	 */
+	/* overdue: the reference steps down, not below this gap (ref > 13 here) */
 	if (overdue)
 		ms->gap_q8 = (u8)(ref - MLTCP_GAP_STEP_Q8 > g ? ref - MLTCP_GAP_STEP_Q8 : g + 1);
 	if (cur < MLTCP_BURSTS_MAX)
@@ -397,19 +346,11 @@ static inline bool mltcp_learn_gap(struct mltcp_sock *ms, u32 gap_us, u64 size)
  * @gap_us: time since the last data was sent
  * @threshold_us: idle threshold
  *
- * An idle gap ends a burst; it ends the learned iteration when
- * mltcp_learn_gap() says it is an iteration gap and the iteration moved at
- * least MLTCP_MIN_ITER_BYTES (else its bytes roll over into the next).
- * Before the first recorded iteration, a gap after fewer bytes than that
- * is the connection's setup (a rendezvous, the framework's handshakes,
- * then the slow first compute): the learner ignores it, or the setup's
- * gaps would set its reference.
- * A pending mark (MLTCP_SF_MARK_PENDING) ends at the first transmission
- * after an idle gap, learned or not: the iteration's communication begins
- * there, it may restart the window (mltcp_restart_due()), and F applies
- * from there on (mltcp_iter_earned()).
- * The iteration that ends here, learned or the one the pending mark
- * completed, may show a declared size (mltcp_confirm_size()).
+ * An idle gap ends a burst, and the learned iteration when
+ * mltcp_learn_gap() takes it for an iteration gap and the iteration moved
+ * MLTCP_MIN_ITER_BYTES (else its bytes roll over); before the first one,
+ * small sends are the connection's setup and teach nothing.  It also earns
+ * a pending mark, and the iteration that ends may show the size.
  *
  * Return: MLTCP_EV_LEARNED when this ended an iteration, else MLTCP_EV_NONE.
  */
@@ -451,12 +392,10 @@ static inline enum mltcp_event mltcp_on_tx_start(struct mltcp_sock *ms,
  *	outside [MLTCP_MIN_ITER_BYTES, MLTCP_MAX_ITER_BYTES] is ignored (the
  *	control plane refuses it before, mltcp_iter_size_valid())
  *
- * The first mark only switches the socket to given boundaries (the learner's
- * burst counts give their slot to the restart's time); each further mark
- * completes an iteration whose exact size (bytes written between the two
- * marks) is recorded.  The new iteration earns F at its first transmission
- * after an idle gap (mltcp_iter_earned()); a new size is not shown until an
- * iteration of it was (mltcp_size_change()).
+ * The first mark switches the socket to given marks (the burst counts'
+ * slot holds the restart's time from then on); each further one records
+ * the exact size of the iteration it completes.  The new iteration earns F
+ * at its first idle gap.
  *
  * Return: MLTCP_EV_GIVEN when an iteration was completed.
  */
@@ -488,11 +427,9 @@ static inline enum mltcp_event mltcp_iter_begin(struct mltcp_sock *ms,
  * @bytes: size, in [MLTCP_MIN_ITER_BYTES, MLTCP_MAX_ITER_BYTES]; 0 drops
  *	every hint and goes back to learning
  *
- * Going back to learning from given marks starts the learner's burst
- * counts afresh (their slot held the restart's time).  A pending mark stays
- * pending (the iteration still earns F at an idle gap only), and a size that
- * changes is not shown (mltcp_size_change()): neither a new size nor
- * dropping one, in any order with marks, buys F without an idle gap.
+ * Back to learning, the burst counts start afresh.  A pending mark stays
+ * pending and a changed size is not shown: no order of sizes and marks buys
+ * F without an idle gap.
  *
  * Return: 0, or -EINVAL for a size out of range (nothing changes).
  */

@@ -1,32 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * MLTCP core: a socket's phase within its iterations, stored in struct
- * mltcp_sock and written only by the transitions below, which the hook
- * entries (mltcp_hooks.h) take.  Part of include/mltcp_core.h.
+ * MLTCP core: a socket's phase within its iterations.  Stored in struct
+ * mltcp_sock, written only by the transitions below, which the hook entries
+ * (mltcp_hooks.h) take.  Part of include/mltcp_core.h.
  *
- *                      any phase but YIELD
- *                 mode off, size unknown or dropped
- *          +------------------------------------------+
- *          v                                          |
- *        BASE ---- size known ----> UNEARNED <---- a mark or a new size
- *                                      |           (RAMP, TOP, OVERRUN)
- *                                      | the mark's idle gap passed,
- *                                      | the size shown
- *                                      v
- *     restart: an iteration's ---> YIELD ---- no queue, or ---> RAMP <--> TOP
- *     first transmission                      the limit        (backoff at
- *     (any phase but BASE)                                      its deepest)
- *                                                                 |
- *                                              bytes > overrun * size
- *                                                                 v
- *                                                              OVERRUN
+ *                  mode off, or the size unknown (from any phase but YIELD)
+ *        +-------------------------------------------------------+
+ *        v                                                       |
+ *      BASE ---- size known ---> UNEARNED <---- a mark, a new size
+ *                                   |
+ *                                   | the mark's idle gap passed and
+ *                                   | an iteration showed the size
+ *                                   v
+ *      YIELD ---- no queue, ----> RAMP <----> TOP
+ *        ^        or the limit      |  backoff  |
+ *        |                          |           |
+ *        |                  bytes > overrun * size
+ *        |                          v           v
+ *        |                          OVERRUN  (until the next iteration)
+ *        |
+ *      restart: an iteration's first transmission after an idle gap
+ *      (from any phase but BASE)
  *
- * F is 1 in BASE, UNEARNED and OVERRUN, ramps in RAMP and sits at its top
- * in TOP; in YIELD the window holds and F is that of the phase the yield
- * ends in.  The rules behind each arrow are in mltcp_f.h (where F applies),
- * mltcp_learner.h (sizes and marks) and mltcp_restart.h (restart, yield,
- * backoff).  The administrator's parameters (mode, overrun) move every
- * socket at its next hook: mltcp_check_phase() applies them.
+ * F is 1 in BASE, UNEARNED and OVERRUN, ramps in RAMP, is at its top in
+ * TOP; in YIELD the window holds, and F is that of the phase it ends in.
+ * The guards are mltcp_f.h's rules (where F applies), mltcp_learner.h's
+ * (sizes, marks) and mltcp_restart.h's (restart, yield, backoff).  The
+ * administrator's mode and overrun move a socket at its next hook
+ * (mltcp_check_phase()).
  */
 #ifndef _MLTCP_PHASE_H
 #define _MLTCP_PHASE_H
@@ -61,8 +62,9 @@ static inline bool mltcp_in_yield(const struct mltcp_sock *ms)
 }
 
 /*
- * The phase F's rules give outside a yield, in their order: the first rule
- * that stops F decides.
+ * The phase F's rules give outside a yield; the first rule that stops F
+ * decides.  Whatever a socket sends, declares or marks, it gets F > 1 only
+ * after an idle gap, for a size an iteration showed, up to overrun times it.
  */
 static inline enum mltcp_phase mltcp_rules_phase(const struct mltcp_sock *ms, int mode,
 						 u32 overrun, u64 done)
@@ -84,7 +86,7 @@ static inline enum mltcp_phase mltcp_rules_phase(const struct mltcp_sock *ms, in
  * @done: bytes of the current iteration (mltcp_bytes_done())
  *
  * For readers (reports, tracepoints): the stored phase, as the socket's
- * next hook will find it after a change of the parameters.
+ * next hook finds it under these parameters.
  *
  * Return: enum mltcp_phase.
  */
@@ -158,10 +160,9 @@ static inline enum mltcp_yield_state mltcp_yield_step(struct mltcp_sock *ms, u32
  * @overrun: global overrun multiple
  * @done: bytes of the current iteration
  *
- * Outside a yield, moves the socket to the phase its rules give now: an
- * idle gap earned the mark or learned the size, the bytes passed the
- * overrun, or the administrator changed the mode or the overrun.  A yield
- * ends only on its own samples (mltcp_yield_step()).
+ * Outside a yield, the phase follows its guards: an idle gap earned the
+ * mark or learned the size, the bytes passed the overrun, or the mode or
+ * the overrun changed.  A yield ends only on its samples.
  */
 static inline void mltcp_check_phase(struct mltcp_sock *ms, int mode, u32 overrun, u64 done)
 {
@@ -202,8 +203,8 @@ static inline u32 mltcp_phase_f_q10(const struct mltcp_sock *ms, enum mltcp_phas
  * @overrun: global overrun multiple
  * @acked: the socket's bytes_acked counter
  *
- * For readers and the decrease: F of the phase F's rules give now (in a
- * yield, the phase it ends in), without writing the socket.
+ * For readers and the decrease: F of the phase the rules give now (in a
+ * yield, the one it ends in), without writing the socket.
  *
  * Return: F in Q10.
  */

@@ -46,11 +46,9 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 #define MLTCP_SLOPE_DEFAULT	MLTCP_Q10_ONE	/* MLTCP papers: F in [1, 2] */
 #define MLTCP_INTERCEPT_DEFAULT	MLTCP_Q10_ONE
 /*
- * Stagger: the largest head start a socket's tie-break gives it, as a
- * fraction of an iteration (see mltcp_head_start_q10()).  0 turns the
- * tie-break off (the papers' F).  0.5 rather than 0.25: identical PyTorch
- * DDP jobs released together took turns more often with it, and the
- * emulator's cells did not tell the two apart (docs/DESIGN.md, "The rules").
+ * Stagger: the largest head start, a fraction of an iteration
+ * (mltcp_head_start_q10()); 0 is the papers' F.  Half an iteration: see
+ * docs/DESIGN.md, "Rules and their evidence".
  */
 #define MLTCP_STAGGER_MAX	MLTCP_Q10_ONE
 #define MLTCP_STAGGER_DEFAULT	(MLTCP_Q10_ONE / 2)
@@ -63,11 +61,9 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 #define MLTCP_IDLE_SRTT_MULT	2U
 
 /*
- * The floor of an iteration: learned iterations smaller than this are
- * merged into the next one, declared sizes below it are refused, and a
- * socket whose size is below it runs as its base algorithm.  About the
- * initial window (ten segments): a head start over fewer bytes would
- * not even fill one round trip.
+ * The floor of an iteration: smaller learned ones merge into the next,
+ * smaller declared sizes are refused, and a socket below it is BASE.
+ * About the initial window: fewer bytes do not fill one round trip.
  */
 #define MLTCP_MIN_ITER_BYTES	(16U * 1024U)
 #define MLTCP_MAX_ITER_BYTES	(1ULL << 48)
@@ -75,12 +71,9 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 
 /*
  * Overrun: the multiple of its size an iteration may carry with F > 1
- * (mltcp_iter_overrun()), Q10; 0 lifts the bound.  5/4: a job's iterations
- * repeat their size to within a few percent (gloo's framing varies by less
- * than 1/64, the learner takes the median of three), so an iteration a
- * quarter larger than its size is not the iteration that was declared or
- * learned, and the quarter costs an honest job at most the top of F over
- * a quarter of an iteration.
+ * (mltcp_iter_overrun()), Q10; 0 lifts it.  5/4: iterations repeat their
+ * size within a few percent, so one a quarter larger is not the iteration
+ * declared or learned.
  */
 #define MLTCP_OVERRUN_DEFAULT	(MLTCP_Q10_ONE + MLTCP_Q10_ONE / 4)
 #define MLTCP_OVERRUN_MAX	(8U * MLTCP_Q10_ONE)
@@ -98,46 +91,37 @@ enum mltcp_mode {
 #define MLTCP_SF_HINTED		(MLTCP_SF_SIZE_GIVEN | MLTCP_SF_BOUNDS_GIVEN)
 #define MLTCP_SF_TIEBREAK_GIVEN	0x08	/* tiebreak set by control plane */
 #define MLTCP_SF_MARK_PENDING	0x10	/* a mark, not yet followed by an idle TX_START */
-#define MLTCP_SF_BACKOFF	0xc0	/* n: yield bound, mltcp_backoff_octaves() (2 bits) */
+#define MLTCP_SF_BACKOFF	0xc0	/* enum mltcp_backoff (2 bits, mltcp_restart.h) */
 #define MLTCP_SF_BACKOFF_SHIFT	6
 
 /**
  * struct mltcp_sock - per-socket MLTCP state (56 bytes)
- * @mark: value of bytes_acked at which the current iteration started
- * @bytes_per_iter: effective bytes per iteration (given or learned), 0 = unknown
- * @hist: sizes of the last completed iterations, oldest first; the first
- *	min(@iters, MLTCP_HIST_LEN) are valid (mltcp_hist_len())
- * @iters: completed iterations (given and learned), 30 bits
+ * @mark: bytes_acked where the current iteration started (a byte offset)
+ * @bytes_per_iter: bytes per iteration, given or learned; 0 = unknown
+ * @hist: sizes of the last completed iterations, oldest first
+ *	(mltcp_hist_len() are valid)
+ * @iters: completed iterations, 30 bits
  * @free_yield: the last yield ended without a queue and did not step the
- *	backoff back: the next one that does steps it (mltcp_backoff_step());
- *	a bit beside @iters, as the 56 bytes hold nothing else; written where
- *	a yield ends, on the ACK path under the socket's lock, as @iters is
- * @size_shown: the size in use was shown by a completed iteration (learned,
- *	or a declared size confirmed, mltcp_confirm_size()); F is 1 without it
- *	(mltcp_f_state()); a bit beside @iters, written where @iters is and by
- *	the control plane, under the socket's lock
- * @start_ms: when the current iteration started, in the caller's clock
- *	(milliseconds): reported (tracepoints), and the start of a learned
- *	iteration's yield (mltcp_yield_since_ms()), never used in F
- * @carry: Q10 remainder of the scaled ACK credit, always < 1024
- * @tiebreak: Q10 in [0, 1024], the socket's share of the stagger (its
- *	head start, see mltcp_head_start_q10()); its connection's
- *	(mltcp_flow_tiebreak()) unless given
- * @flags: MLTCP_SF_*, and the yield's backoff in the top two bits; written on
- *	the ACK path and by the control plane, both under the socket's lock
- * @gap_q8: log2 of the send gap that ended the last learned iteration, in
- *	1/8 octaves of microseconds (mltcp_gap_q8()), 0 = none yet; with
- *	given marks, the gap before the last restart (mltcp_yield_begin())
- * @bursts: learner: bursts (sends between two idle gaps) of the current
- *	learned iteration so far in the low nibble; in the high nibble, the
- *	bursts per iteration, a maximum over the last iterations that forgets
- *	slowly (mltcp_learn_gap()); both saturate at 15 (MLTCP_BURSTS_MAX)
- * @restart_ms: with given marks (the learner is off), the low 16 bits of
- *	the clock at the last restart: where the yield's bound counts from
+ *	backoff down (mltcp_backoff_step())
+ * @size_shown: a completed iteration showed the size in use
+ *	(mltcp_confirm_size())
+ * @start_ms: when the iteration started, in the caller's millisecond clock;
+ *	a learned yield's clock (mltcp_yield_since_ms())
+ * @carry: Q10 remainder of the scaled ACK credit, < 1024
+ * @tiebreak: Q10 in [0, 1024]: the socket's share of the stagger
+ *	(mltcp_head_start_q10())
+ * @phase: enum mltcp_phase, written only by mltcp_phase.h's transitions
+ * @flags: MLTCP_SF_*, the backoff in the top two bits
+ * @gap_q8: the learned iteration gap, or a marked flow's restart gap, on
+ *	mltcp_gap_q8()'s log scale; 0 = none
+ * @bursts: learner: bursts of this iteration (low nibble) and per
+ *	iteration (high nibble, mltcp_learn_gap())
+ * @restart_ms: given marks: low 16 bits of the clock at the last restart
+ *	(in @bursts' slot: a socket uses one or the other)
  *
- * 56 bytes is what CUBIC's private state leaves (MLTCP_CHECK_PRIV); the
- * learner's burst counts and the marked flows' restart time share a slot,
- * as a socket uses one or the other (mltcp_iter_begin() switches it).
+ * CUBIC's state leaves 56 of the 104 bytes of icsk_ca_priv
+ * (MLTCP_CHECK_PRIV).  Everything is written under the socket's lock, by
+ * the hooks and the control plane.
  */
 struct mltcp_sock {
 	u64 mark;
@@ -163,16 +147,12 @@ struct mltcp_sock {
  * @fparams: slope and intercept, packed (mltcp_params_pack()): one load
  * @idle_ms: floor of the idle threshold (mltcp_idle_threshold_us())
  * @stagger: largest head start, Q10 of an iteration (mltcp_head_start_q10())
- * @overrun: bound on the bytes of an iteration F applies to, Q10 multiple of
- *	its size, 0 = none (mltcp_iter_overrun())
+ * @overrun: overrun multiple, Q10 of the size, 0 = none (mltcp_iter_overrun())
  * @mode: enum mltcp_mode
  * @decrease: F also divides the multiplicative decrease (mltcp_soften_cut())
  *
- * The hook entries (mltcp_hooks.h) take them by pointer and read each field
- * they use once, with READ_ONCE(), when they use it: the kernel passes its
- * live parameters, which the control plane writes field by field with
- * WRITE_ONCE() (slope and intercept together, in @fparams); the BPF backend
- * a copy of its map's, clamped.
+ * The hooks read each field once, with READ_ONCE(): the kernel's live
+ * parameters (written with WRITE_ONCE()), or the BPF backend's clamped copy.
  */
 struct mltcp_globals {
 	u32 fparams;
