@@ -166,7 +166,7 @@ void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		trace_mltcp_restart(sk, out.cwnd_before, out.cwnd);
 	}
 	if (out.gap_seen)
-		trace_mltcp_gap(sk, in.gap_us, out.gap_ref, out.gap_bursts, ms->gap_q8,
+		trace_mltcp_gap(sk, in.gap_us, out.gap_ref, out.gap_bursts, ms->gap_log8,
 				out.gap_bytes, out.iter_done);
 	if (out.iter_done)
 		mltcp_iteration_done(sk, mltcp_algo_of(sk), false, out.iter_ms);
@@ -209,8 +209,8 @@ bool mltcp_ca_ack(struct sock *sk, u32 *acked, bool cwnd_limited)
 		in.rtt.now_ms = mltcp_clock_ms();
 	}
 	mltcp_hook_ack(ms, &in, &out);
-	if (out.yield == MLTCP_YIELD_DRAINED || out.yield == MLTCP_YIELD_BOUND)
-		trace_mltcp_yield(sk, in.rtt.now_ms - ms->start_ms, out.yield == MLTCP_YIELD_BOUND,
+	if (out.yield == MLTCP_YIELD_DRAINED || out.yield == MLTCP_YIELD_EXPIRED)
+		trace_mltcp_yield(sk, in.rtt.now_ms - ms->start_ms, out.yield == MLTCP_YIELD_EXPIRED,
 				  mltcp_yield_backoff(ms), in.rtt.rtt_us, in.rtt.min_rtt_us);
 	if (out.slow_start) {
 		trace_mltcp_ack(sk, ms, out.f, in.acked, in.acked);
@@ -368,7 +368,7 @@ int mltcp_get_state(struct sock *sk, struct mltcp_sock_state *out)
 	strscpy(out->algo, inet_csk(sk)->icsk_ca_ops->name, sizeof(out->algo));
 	out->mode = (u8)mode;
 	out->size_given = ms->flags & MLTCP_SF_SIZE_GIVEN;
-	out->bounds_given = ms->flags & MLTCP_SF_BOUNDS_GIVEN;
+	out->bounds_given = ms->flags & MLTCP_SF_MARKS_GIVEN;
 	out->bytes_this_iter = mltcp_bytes_done(tp->bytes_acked, ms->mark);
 	out->bytes_per_iter = ms->bytes_per_iter;
 	out->bytes_ratio = mltcp_ratio_q10(out->bytes_this_iter,

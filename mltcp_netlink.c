@@ -45,6 +45,7 @@
 
 #include "mltcp.h"
 #include "mltcp_ctl.h"
+#include "mltcp_param_table.h"
 #include "uapi/linux/mltcp.h"
 
 /* Sockets referenced per pass over one hash bucket. */
@@ -78,14 +79,13 @@ static const struct nla_policy mltcp_set_params_policy[MLTCP_A_OVERRUN + 1] = {
 
 static int mltcp_nl_get_params(struct sk_buff *skb, struct genl_info *info)
 {
-	u32 slope, intercept, idle_ms, stagger, overrun;
 	struct sk_buff *msg;
-	bool decrease;
+	u32 v[MLTCP_P_NUM];
 	void *hdr;
-	int mode;
+	int i;
 
-	msg = genlmsg_new(6 * nla_total_size(sizeof(u32)) +
-			  2 * nla_total_size(sizeof(u8)), GFP_KERNEL);
+	/* a u8 attribute takes as much room as a u32 one */
+	msg = genlmsg_new((MLTCP_P_NUM + 1) * nla_total_size(sizeof(u32)), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &mltcp_genl_family, 0,
@@ -94,24 +94,19 @@ static int mltcp_nl_get_params(struct sk_buff *skb, struct genl_info *info)
 		goto too_big;
 
 	mutex_lock(&mltcp_nl_params_lock);
-	slope = mltcp_get_slope();
-	intercept = mltcp_get_intercept();
-	idle_ms = mltcp_get_idle_ms();
-	mode = mltcp_get_mode();
-	decrease = mltcp_get_decrease();
-	stagger = mltcp_get_stagger();
-	overrun = mltcp_get_overrun();
+	for (i = 0; i < MLTCP_P_NUM; i++)
+		v[i] = mltcp_param_table[i].get();
 	mutex_unlock(&mltcp_nl_params_lock);
 
-	if (nla_put_u32(msg, MLTCP_A_ABI_VERSION, MLTCP_ABI_VERSION) ||
-	    nla_put_u32(msg, MLTCP_A_SLOPE, slope) ||
-	    nla_put_u32(msg, MLTCP_A_INTERCEPT, intercept) ||
-	    nla_put_u32(msg, MLTCP_A_IDLE_MS, idle_ms) ||
-	    nla_put_u8(msg, MLTCP_A_MODE, (u8)mode) ||
-	    nla_put_u8(msg, MLTCP_A_DECREASE, decrease) ||
-	    nla_put_u32(msg, MLTCP_A_STAGGER, stagger) ||
-	    nla_put_u32(msg, MLTCP_A_OVERRUN, overrun))
+	if (nla_put_u32(msg, MLTCP_A_ABI_VERSION, MLTCP_ABI_VERSION))
 		goto too_big;
+	for (i = 0; i < MLTCP_P_NUM; i++) {
+		const struct mltcp_param *p = &mltcp_param_table[i];
+
+		if (p->nl_u8 ? nla_put_u8(msg, p->nl_attr, (u8)v[i]) :
+			       nla_put_u32(msg, p->nl_attr, v[i]))
+			goto too_big;
+	}
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
 
@@ -127,84 +122,53 @@ too_big:
  *	GENL_ADMIN_PERM has checked CAP_NET_ADMIN in the initial user
  *	namespace before we get here
  *
- * All values are checked with the core's own rules before the first one
+ * All values are checked against mltcp_param_table before the first one
  * is applied, so a rejected request changes nothing.
  *
  * Return: 0 or a negative errno (with an extack message).
  */
 static int mltcp_nl_set_params(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr **tb = info->attrs;
-	u32 slope = 0, intercept = 0, idle_ms = 0, stagger = 0, overrun = 0;
-	int mode = 0, err = 0;
+	bool f_pair = info->attrs[MLTCP_A_SLOPE] && info->attrs[MLTCP_A_INTERCEPT];
+	u32 v[MLTCP_P_NUM];
+	bool given = false;
+	int i, err = 0;
 
-	if (!tb[MLTCP_A_SLOPE] && !tb[MLTCP_A_INTERCEPT] &&
-	    !tb[MLTCP_A_IDLE_MS] && !tb[MLTCP_A_MODE] &&
-	    !tb[MLTCP_A_DECREASE] && !tb[MLTCP_A_STAGGER] && !tb[MLTCP_A_OVERRUN]) {
+	for (i = 0; i < MLTCP_P_NUM; i++) {
+		const struct mltcp_param *p = &mltcp_param_table[i];
+		const struct nlattr *a = info->attrs[p->nl_attr];
+
+		if (!a)
+			continue;
+		given = true;
+		v[i] = p->nl_u8 ? nla_get_u8(a) : nla_get_u32(a);
+		if (!mltcp_param_valid(p, v[i])) {
+			/* NL_SET_ERR_MSG_ATTR() with the table's message */
+			do_trace_netlink_extack(p->nl_err);
+			if (info->extack) {
+				info->extack->_msg = p->nl_err;
+				info->extack->bad_attr = a;
+			}
+			return -EINVAL;
+		}
+	}
+	if (!given) {
 		GENL_SET_ERR_MSG(info, "no parameter given");
 		return -EINVAL;
-	}
-	if (tb[MLTCP_A_SLOPE]) {
-		slope = nla_get_u32(tb[MLTCP_A_SLOPE]);
-		if (!mltcp_slope_valid(slope)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, tb[MLTCP_A_SLOPE],
-					    "slope out of range");
-			return -EINVAL;
-		}
-	}
-	if (tb[MLTCP_A_INTERCEPT]) {
-		intercept = nla_get_u32(tb[MLTCP_A_INTERCEPT]);
-		if (!mltcp_intercept_valid(intercept)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, tb[MLTCP_A_INTERCEPT],
-					    "intercept out of range");
-			return -EINVAL;
-		}
-	}
-	if (tb[MLTCP_A_IDLE_MS]) {
-		idle_ms = nla_get_u32(tb[MLTCP_A_IDLE_MS]);
-		if (!mltcp_idle_ms_valid(idle_ms)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, tb[MLTCP_A_IDLE_MS],
-					    "idle_ms out of range");
-			return -EINVAL;
-		}
-	}
-	if (tb[MLTCP_A_MODE])
-		mode = nla_get_u8(tb[MLTCP_A_MODE]);
-	if (tb[MLTCP_A_STAGGER]) {
-		stagger = nla_get_u32(tb[MLTCP_A_STAGGER]);
-		if (!mltcp_stagger_valid(stagger)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, tb[MLTCP_A_STAGGER],
-					    "stagger out of range");
-			return -EINVAL;
-		}
-	}
-	if (tb[MLTCP_A_OVERRUN]) {
-		overrun = nla_get_u32(tb[MLTCP_A_OVERRUN]);
-		if (!mltcp_overrun_valid(overrun)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, tb[MLTCP_A_OVERRUN],
-					    "overrun is 0 or from 1 to 8");
-			return -EINVAL;
-		}
 	}
 
 	/* Everything is valid: the setters below cannot fail. */
 	mutex_lock(&mltcp_nl_params_lock);
-	if (tb[MLTCP_A_SLOPE] && tb[MLTCP_A_INTERCEPT])
-		err = mltcp_set_f_params(slope, intercept);
-	else if (tb[MLTCP_A_SLOPE])
-		err = mltcp_set_slope(slope);
-	else if (tb[MLTCP_A_INTERCEPT])
-		err = mltcp_set_intercept(intercept);
-	if (!err && tb[MLTCP_A_IDLE_MS])
-		err = mltcp_set_idle_ms(idle_ms);
-	if (!err && tb[MLTCP_A_MODE])
-		err = mltcp_set_mode(mode);
-	if (!err && tb[MLTCP_A_STAGGER])
-		err = mltcp_set_stagger(stagger);
-	if (!err && tb[MLTCP_A_OVERRUN])
-		err = mltcp_set_overrun(overrun);
-	if (!err && tb[MLTCP_A_DECREASE])
-		mltcp_set_decrease(nla_get_u8(tb[MLTCP_A_DECREASE]));
+	/* slope and intercept together: readers see the old pair or the new one */
+	if (f_pair)
+		err = mltcp_set_f_params(v[MLTCP_P_SLOPE], v[MLTCP_P_INTERCEPT]);
+	for (i = 0; i < MLTCP_P_NUM && !err; i++) {
+		const struct mltcp_param *p = &mltcp_param_table[i];
+
+		if (info->attrs[p->nl_attr] &&
+		    !(f_pair && (i == MLTCP_P_SLOPE || i == MLTCP_P_INTERCEPT)))
+			err = p->set(v[i]);
+	}
 	mutex_unlock(&mltcp_nl_params_lock);
 	if (err)
 		GENL_SET_ERR_MSG(info, "parameter rejected by the core");

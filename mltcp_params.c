@@ -25,6 +25,8 @@
 #include <linux/mutex.h>
 
 #include "mltcp.h"
+#include "mltcp_param_table.h"
+#include "uapi/linux/mltcp.h"
 
 /*
  * The global parameters (struct mltcp_globals): read by the hooks with
@@ -217,6 +219,61 @@ void mltcp_set_decrease(bool on)
 }
 EXPORT_SYMBOL_GPL(mltcp_set_decrease);
 
+/* The table's form of the accessors whose type is not u32. */
+static u32 mltcp_param_get_mode(void)
+{
+	return (u32)mltcp_get_mode();
+}
+
+static int mltcp_param_set_mode(u32 mode)
+{
+	return mltcp_set_mode((int)mode);
+}
+
+static u32 mltcp_param_get_decrease(void)
+{
+	return mltcp_get_decrease();
+}
+
+static int mltcp_param_set_decrease(u32 on)
+{
+	mltcp_set_decrease(on);
+	return 0;
+}
+
+const struct mltcp_param mltcp_param_table[MLTCP_P_NUM] = {
+	[MLTCP_P_SLOPE] = {
+		"slope", 0, MLTCP_SLOPE_MAX, false, MLTCP_PT_Q10, false, MLTCP_A_SLOPE,
+		"slope out of range", mltcp_get_slope, mltcp_set_slope,
+	},
+	[MLTCP_P_INTERCEPT] = {
+		"intercept", MLTCP_INTERCEPT_MIN, MLTCP_INTERCEPT_MAX, false, MLTCP_PT_Q10,
+		false, MLTCP_A_INTERCEPT, "intercept out of range",
+		mltcp_get_intercept, mltcp_set_intercept,
+	},
+	[MLTCP_P_IDLE_MS] = {
+		"idle_ms", MLTCP_IDLE_MS_MIN, MLTCP_IDLE_MS_MAX, false, MLTCP_PT_UINT, false,
+		MLTCP_A_IDLE_MS, "idle_ms out of range", mltcp_get_idle_ms, mltcp_set_idle_ms,
+	},
+	[MLTCP_P_MODE] = {
+		"mode", MLTCP_MODE_LEARNED, MLTCP_MODE_OFF, false, MLTCP_PT_MODE, true,
+		MLTCP_A_MODE, "mode out of range", mltcp_param_get_mode, mltcp_param_set_mode,
+	},
+	[MLTCP_P_STAGGER] = {
+		"stagger", 0, MLTCP_STAGGER_MAX, false, MLTCP_PT_Q10, false, MLTCP_A_STAGGER,
+		"stagger out of range", mltcp_get_stagger, mltcp_set_stagger,
+	},
+	[MLTCP_P_OVERRUN] = {
+		"overrun", MLTCP_Q10_ONE, MLTCP_OVERRUN_MAX, true, MLTCP_PT_Q10, false,
+		MLTCP_A_OVERRUN, "overrun is 0 or from 1 to 8",
+		mltcp_get_overrun, mltcp_set_overrun,
+	},
+	[MLTCP_P_DECREASE] = {
+		"decrease", 0, 1, false, MLTCP_PT_BOOL, true, MLTCP_A_DECREASE,
+		"decrease is 0 or 1", mltcp_param_get_decrease, mltcp_param_set_decrease,
+	},
+};
+
 /*
  * A write to /sys/module/mltcp/parameters changes every socket on the host,
  * as MLTCP_CMD_SET_PARAMS does: it needs the same capability, CAP_NET_ADMIN
@@ -228,130 +285,89 @@ static int mltcp_param_may_set(void)
 	return capable(CAP_NET_ADMIN) ? 0 : -EPERM;
 }
 
-/*
- * The decimal parameters (slope, intercept, stagger, overrun): text in and
- * out as Q10 decimals, through the accessors above, which validate.
- */
-struct mltcp_q10_param {
-	u32 (*get)(void);
-	int (*set)(u32 q10);
-};
-
-static int mltcp_param_set_q10(const char *val, const struct kernel_param *kp)
+/* A parameter file: text in, by the parameter's form; validated by the table. */
+static int mltcp_param_set(const char *val, const struct kernel_param *kp)
 {
-	const struct mltcp_q10_param *p = kp->arg;
-	u32 q;
-
-	if (mltcp_param_may_set())
-		return -EPERM;
-	if (mltcp_parse_q10(val, &q))
-		return -EINVAL;
-	return p->set(q);
-}
-
-static int mltcp_param_get_q10(char *buf, const struct kernel_param *kp)
-{
-	const struct mltcp_q10_param *p = kp->arg;
-	int n = mltcp_format_q10(p->get(), buf);
-
-	buf[n++] = '\n';
-	buf[n] = '\0';
-	return n;
-}
-
-static const struct kernel_param_ops mltcp_q10_ops = {
-	.set = mltcp_param_set_q10,
-	.get = mltcp_param_get_q10,
-};
-
-static struct mltcp_q10_param mltcp_slope_param = { mltcp_get_slope, mltcp_set_slope };
-static struct mltcp_q10_param mltcp_intercept_param = { mltcp_get_intercept, mltcp_set_intercept };
-static struct mltcp_q10_param mltcp_stagger_param = { mltcp_get_stagger, mltcp_set_stagger };
-static struct mltcp_q10_param mltcp_overrun_param = { mltcp_get_overrun, mltcp_set_overrun };
-
-static int mltcp_param_set_idle_ms(const char *val,
-				   const struct kernel_param *kp)
-{
-	u32 ms;
-
-	if (mltcp_param_may_set())
-		return -EPERM;
-	if (kstrtou32(val, 10, &ms))
-		return -EINVAL;
-	return mltcp_set_idle_ms(ms);
-}
-
-static int mltcp_param_get_idle_ms(char *buf, const struct kernel_param *kp)
-{
-	return scnprintf(buf, PAGE_SIZE, "%u\n", mltcp_get_idle_ms());
-}
-
-static int mltcp_param_set_mode(const char *val, const struct kernel_param *kp)
-{
-	int mode = mltcp_parse_mode(val);
-
-	if (mltcp_param_may_set())
-		return -EPERM;
-	if (mode < 0)
-		return -EINVAL;
-	return mltcp_set_mode(mode);
-}
-
-static int mltcp_param_get_mode(char *buf, const struct kernel_param *kp)
-{
-	return scnprintf(buf, PAGE_SIZE, "%s\n", mltcp_mode_name(mltcp_get_mode()));
-}
-
-static int mltcp_param_set_decrease(const char *val, const struct kernel_param *kp)
-{
+	const struct mltcp_param *p = kp->arg;
 	bool on;
+	u32 v;
+	int m;
 
 	if (mltcp_param_may_set())
 		return -EPERM;
-	if (kstrtobool(val, &on))
+	switch (p->text) {
+	case MLTCP_PT_Q10:
+		if (mltcp_parse_q10(val, &v))
+			return -EINVAL;
+		break;
+	case MLTCP_PT_UINT:
+		if (kstrtou32(val, 10, &v))
+			return -EINVAL;
+		break;
+	case MLTCP_PT_MODE:
+		m = mltcp_parse_mode(val);
+		if (m < 0)
+			return -EINVAL;
+		v = (u32)m;
+		break;
+	default:
+		if (kstrtobool(val, &on))
+			return -EINVAL;
+		v = on;
+		break;
+	}
+	if (!mltcp_param_valid(p, v))
 		return -EINVAL;
-	mltcp_set_decrease(on);
-	return 0;
+	return p->set(v);
 }
 
-static int mltcp_param_get_decrease(char *buf, const struct kernel_param *kp)
+static int mltcp_param_get(char *buf, const struct kernel_param *kp)
 {
-	return scnprintf(buf, PAGE_SIZE, "%c\n", mltcp_get_decrease() ? 'Y' : 'N');
+	const struct mltcp_param *p = kp->arg;
+	u32 v = p->get();
+	int n;
+
+	switch (p->text) {
+	case MLTCP_PT_Q10:
+		n = mltcp_format_q10(v, buf);
+		buf[n++] = '\n';
+		buf[n] = '\0';
+		return n;
+	case MLTCP_PT_UINT:
+		return scnprintf(buf, PAGE_SIZE, "%u\n", v);
+	case MLTCP_PT_MODE:
+		return scnprintf(buf, PAGE_SIZE, "%s\n", mltcp_mode_name((int)v));
+	default:
+		return scnprintf(buf, PAGE_SIZE, "%c\n", v ? 'Y' : 'N');
+	}
 }
 
-static const struct kernel_param_ops mltcp_decrease_ops = {
-	.set = mltcp_param_set_decrease,
-	.get = mltcp_param_get_decrease,
+static const struct kernel_param_ops mltcp_param_ops = {
+	.set = mltcp_param_set,
+	.get = mltcp_param_get,
 };
 
-static const struct kernel_param_ops mltcp_idle_ms_ops = {
-	.set = mltcp_param_set_idle_ms,
-	.get = mltcp_param_get_idle_ms,
-};
+/* kernel_param's arg is not const; the ops never write through it */
+#define MLTCP_PARAM_ARG(id)	((void *)&mltcp_param_table[id])
 
-static const struct kernel_param_ops mltcp_mode_ops = {
-	.set = mltcp_param_set_mode,
-	.get = mltcp_param_get_mode,
-};
-
-module_param_cb(slope, &mltcp_q10_ops, &mltcp_slope_param, 0644);
+module_param_cb(slope, &mltcp_param_ops, MLTCP_PARAM_ARG(MLTCP_P_SLOPE), 0644);
 MODULE_PARM_DESC(slope,
 		 "Slope of F = slope * bytes_ratio + intercept, decimal in [0, 8] (default 1)");
-module_param_cb(intercept, &mltcp_q10_ops, &mltcp_intercept_param, 0644);
+module_param_cb(intercept, &mltcp_param_ops, MLTCP_PARAM_ARG(MLTCP_P_INTERCEPT), 0644);
 MODULE_PARM_DESC(intercept,
 		 "Intercept of F, decimal in (0, 8] (default 1; slope 0, intercept 1: base algorithm)");
-module_param_cb(idle_ms, &mltcp_idle_ms_ops, NULL, 0644);
+module_param_cb(idle_ms, &mltcp_param_ops, MLTCP_PARAM_ARG(MLTCP_P_IDLE_MS), 0644);
 MODULE_PARM_DESC(idle_ms,
 		 "Idle gap ending a learned iteration: max(idle_ms, 2*srtt); [1, 60000] (default 10)");
-module_param_cb(decrease, &mltcp_decrease_ops, NULL, 0644);
+module_param_cb(decrease, &mltcp_param_ops, MLTCP_PARAM_ARG(MLTCP_P_DECREASE), 0644);
 MODULE_PARM_DESC(decrease,
 		 "Also divide the multiplicative decrease by F (default Y; N: F scales the increase only)");
-module_param_cb(stagger, &mltcp_q10_ops, &mltcp_stagger_param, 0644);
+module_param_cb(stagger, &mltcp_param_ops, MLTCP_PARAM_ARG(MLTCP_P_STAGGER), 0644);
 MODULE_PARM_DESC(stagger,
 		 "Largest head start breaking the lockstep of identical jobs, fraction of an iteration in [0, 1] (default 0.5; 0: off)");
-module_param_cb(overrun, &mltcp_q10_ops, &mltcp_overrun_param, 0644);
+module_param_cb(overrun, &mltcp_param_ops, MLTCP_PARAM_ARG(MLTCP_P_OVERRUN), 0644);
 MODULE_PARM_DESC(overrun,
 		 "F applies to at most this multiple of an iteration's size, decimal in [1, 8] (default 1.25; 0: no bound, trusted hosts only)");
-module_param_cb(mode, &mltcp_mode_ops, NULL, 0644);
+module_param_cb(mode, &mltcp_param_ops, MLTCP_PARAM_ARG(MLTCP_P_MODE), 0644);
 MODULE_PARM_DESC(mode,
 		 "learned (default): learn unless hinted; given: only hinted sockets; off: F = 1");

@@ -93,11 +93,12 @@ TRACE_EVENT(mltcp_iteration,
 		  __entry->duration_ms, __entry->bytes_per_iter, __entry->iterations)
 );
 
-TRACE_DEFINE_ENUM(MLTCP_F_BASE);
-TRACE_DEFINE_ENUM(MLTCP_F_UNEARNED);
-TRACE_DEFINE_ENUM(MLTCP_F_OVERRUN);
-TRACE_DEFINE_ENUM(MLTCP_F_RAMP);
-TRACE_DEFINE_ENUM(MLTCP_F_TOP);
+TRACE_DEFINE_ENUM(MLTCP_PHASE_BASE);
+TRACE_DEFINE_ENUM(MLTCP_PHASE_UNEARNED);
+TRACE_DEFINE_ENUM(MLTCP_PHASE_OVERRUN);
+TRACE_DEFINE_ENUM(MLTCP_PHASE_RAMP);
+TRACE_DEFINE_ENUM(MLTCP_PHASE_TOP);
+TRACE_DEFINE_ENUM(MLTCP_PHASE_YIELD);
 
 TRACE_EVENT(mltcp_ack,
 
@@ -132,7 +133,7 @@ TRACE_EVENT(mltcp_ack,
 		__entry->credit = credit;
 		__entry->cwnd = tcp_snd_cwnd(tcp_sk(sk));
 		/* computed again here, only while the event is enabled */
-		__entry->f_state = mltcp_f_state(ms, mltcp_get_mode(), mltcp_get_overrun(),
+		__entry->f_state = mltcp_phase(ms, mltcp_get_mode(), mltcp_get_overrun(),
 						 __entry->bytes_this_iter);
 	),
 
@@ -140,10 +141,11 @@ TRACE_EVENT(mltcp_ack,
 		  __entry->sport, __entry->dport, __entry->bytes_this_iter,
 		  __entry->bytes_per_iter, __entry->ratio, __entry->f, __entry->acked,
 		  __entry->credit, __entry->cwnd,
-		  __print_symbolic(__entry->f_state, { MLTCP_F_BASE, "base" },
-				   { MLTCP_F_UNEARNED, "unearned" },
-				   { MLTCP_F_OVERRUN, "overrun" },
-				   { MLTCP_F_RAMP, "ramp" }, { MLTCP_F_TOP, "top" }))
+		  __print_symbolic(__entry->f_state, { MLTCP_PHASE_BASE, "base" },
+				   { MLTCP_PHASE_UNEARNED, "unearned" },
+				   { MLTCP_PHASE_OVERRUN, "overrun" },
+				   { MLTCP_PHASE_RAMP, "ramp" }, { MLTCP_PHASE_TOP, "top" },
+				   { MLTCP_PHASE_YIELD, "yield" }))
 );
 
 TRACE_EVENT(mltcp_restart,
@@ -238,7 +240,7 @@ TRACE_EVENT(mltcp_gap,
 		__entry->gap_us = gap_us;
 		__entry->sport = ntohs(inet_sk(sk)->inet_sport);
 		__entry->dport = ntohs(inet_sk(sk)->inet_dport);
-		__entry->gap_q8 = mltcp_gap_q8(gap_us);
+		__entry->gap_q8 = mltcp_gap_log8(gap_us);
 		__entry->ref_q8 = ref_q8;
 		__entry->ref_after = ref_after;
 		__entry->bursts = bursts;

@@ -24,7 +24,7 @@ static inline uint32_t mltcp_bpf_info_flags(const struct mltcp_sock *ms, int mod
 					    uint32_t overrun, uint64_t bytes_done)
 {
 	uint32_t flags = (ms->flags & MLTCP_SF_SIZE_GIVEN ? MLTCP_INFO_F_SIZE_GIVEN : 0) |
-			 (ms->flags & MLTCP_SF_BOUNDS_GIVEN ? MLTCP_INFO_F_BOUNDS_GIVEN : 0) |
+			 (ms->flags & MLTCP_SF_MARKS_GIVEN ? MLTCP_INFO_F_BOUNDS_GIVEN : 0) |
 			 (ms->flags & MLTCP_SF_TIEBREAK_GIVEN ? MLTCP_INFO_F_TIEBREAK_GIVEN : 0);
 
 	if (mltcp_f_active(ms, mode) && mltcp_iter_overrun(ms, overrun, bytes_done))
