@@ -383,6 +383,7 @@ int mltcp_get_state(struct sock *sk, struct mltcp_sock_state *out)
 	out->overrun = mltcp_f_active(ms, mode) &&
 		       mltcp_iter_overrun(ms, READ_ONCE(g->overrun), out->bytes_this_iter);
 	out->unearned = !mltcp_iter_earned(ms);
+	out->phase = mltcp_phase(ms, mode, READ_ONCE(g->overrun), out->bytes_this_iter);
 	out->iterations = ms->iters;
 	out->cwnd = tcp_snd_cwnd(tp);
 	return 0;

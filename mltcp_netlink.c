@@ -297,7 +297,8 @@ static int mltcp_nl_put_sock(struct sk_buff *skb, const struct mltcp_nl_sock *ns
 	    nla_put_u32(skb, MLTCP_SOCK_A_BYTES_RATIO, st->bytes_ratio) ||
 	    nla_put_u32(skb, MLTCP_SOCK_A_F, st->f) ||
 	    nla_put_u32(skb, MLTCP_SOCK_A_CWND, st->cwnd) ||
-	    nla_put_u32(skb, MLTCP_SOCK_A_TIEBREAK, st->tiebreak))
+	    nla_put_u32(skb, MLTCP_SOCK_A_TIEBREAK, st->tiebreak) ||
+	    nla_put_u8(skb, MLTCP_SOCK_A_PHASE, st->phase))
 		return -EMSGSIZE;
 
 	if (ns->family == AF_INET)

@@ -134,6 +134,7 @@ static void mltcp_info_from_state(struct mltcp_info *info,
 	info->stagger = st->stagger;
 	info->decrease = st->decrease;
 	info->head_start = st->head_start;
+	info->phase = st->phase;
 }
 
 static int mltcp_so_get_info(struct sock *sk, void __user *user, int *len)
@@ -223,13 +224,19 @@ int mltcp_sockopt_init(void)
 {
 	int i, err;
 
-	BUILD_BUG_ON(sizeof(struct mltcp_info) != MLTCP_INFO_SIZE_V2);
+	BUILD_BUG_ON(sizeof(struct mltcp_info) != MLTCP_INFO_SIZE_V3);
 	BUILD_BUG_ON(MLTCP_ALGO_NAME_MAX != TCP_CA_NAME_MAX);
 	BUILD_BUG_ON(MLTCP_TIEBREAK_ABI_MAX != MLTCP_TIEBREAK_MAX ||
 		     MLTCP_STAGGER_ABI_MAX != MLTCP_STAGGER_MAX);
 	BUILD_BUG_ON((int)MLTCP_ABI_MODE_LEARNED != (int)MLTCP_MODE_LEARNED ||
 		     (int)MLTCP_ABI_MODE_GIVEN != (int)MLTCP_MODE_GIVEN ||
 		     (int)MLTCP_ABI_MODE_OFF != (int)MLTCP_MODE_OFF);
+	BUILD_BUG_ON((int)MLTCP_ABI_PHASE_BASE != (int)MLTCP_PHASE_BASE ||
+		     (int)MLTCP_ABI_PHASE_UNEARNED != (int)MLTCP_PHASE_UNEARNED ||
+		     (int)MLTCP_ABI_PHASE_OVERRUN != (int)MLTCP_PHASE_OVERRUN ||
+		     (int)MLTCP_ABI_PHASE_RAMP != (int)MLTCP_PHASE_RAMP ||
+		     (int)MLTCP_ABI_PHASE_TOP != (int)MLTCP_PHASE_TOP ||
+		     (int)MLTCP_ABI_PHASE_YIELD != (int)MLTCP_PHASE_YIELD);
 
 	for (i = 0; i < ARRAY_SIZE(mltcp_sockopt_ops); i++) {
 		err = nf_register_sockopt(&mltcp_sockopt_ops[i]);

@@ -80,6 +80,7 @@ struct mltcp_algo {
  * @head_start: the tie-break gives the socket a head start (every socket's does)
  * @overrun: the iteration carried more than its bound: F is 1 until the next one
  * @unearned: a mark not yet followed by an idle gap: F is 1 until there is one
+ * @phase: enum mltcp_phase (mltcp_phase())
  */
 struct mltcp_sock_state {
 	char algo[TCP_CA_NAME_MAX];
@@ -99,6 +100,7 @@ struct mltcp_sock_state {
 	bool head_start;
 	bool overrun;
 	bool unearned;
+	u8 phase;
 };
 
 /* The MLTCP state must sit at offset 0 of the algorithm's private area. */

@@ -83,6 +83,8 @@ pkgs=(
 	libns3-dev libgsl-dev
 	# the Slurm SPANK plugin (contrib/slurm: spank.h) and its one-node cluster (test_44)
 	libslurm-dev munge slurmctld slurmd slurm-client
+	# promtool checks mltcpctl metrics' Prometheus text (userspace/mltcpctl tests)
+	prometheus
 )
 # The debug kernel of `make check-debug` (scripts/debug-kernel) is built from Debian's
 # source: Kconfig needs flex and bison, objtool libelf, the BTF the BPF backend needs

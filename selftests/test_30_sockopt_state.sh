@@ -2,7 +2,8 @@
 # Per-socket control: a program using libmltcp sets bytes per iteration and marks
 # iteration starts on loopback connections (IPv4 and IPv6) and reads the state back:
 # bytes_ratio rises from 0 to 1 across an iteration, F follows slope/intercept, the
-# iteration counter advances once per begin call (userspace/testprogs/mltcp_state_test.c).
+# iteration counter advances once per begin call, the phase is base on a fresh connection,
+# unearned right after a mark and overrun past the bound (userspace/testprogs/mltcp_state_test.c).
 # Repeated for mltcp_reno and mltcp_cubic, with other slope/intercept values set
 # through mltcpctl, and with mode off (F stays 1).  These run with stagger 0 (no
 # tie-break head start) so F is exactly slope * ratio + intercept; the Python part
@@ -79,7 +80,7 @@ for sent in (200000, 100000):
         assert mltcp.get_state(cli).f_q10 == 1024, mltcp.get_state(cli)
 st = mltcp.get_state(cli)
 print(st)
-assert mltcp.abi_version() == 2 and st.algo == "mltcp_cubic" and st.size_given and st.bounds_given
+assert mltcp.abi_version() == 3 and st.algo == "mltcp_cubic" and st.size_given and st.bounds_given
 assert st.tiebreak_given and st.tiebreak_q10 == 0, st
 assert (st.bytes_per_iter, st.bytes_this_iter, st.bytes_ratio_q10, st.f_q10, st.iterations) == (200000, 100000, 512, 1536, 1), st
 # tie-break 1 with stagger 0.5 (set by the caller): F as if half an iteration ahead,
@@ -103,14 +104,16 @@ with open("/sys/module/mltcp/parameters/stagger", "w") as p:
     p.write("0")
 mltcp.set_tiebreak(cli, 0)
 mltcp.iteration_begin_all()
-assert mltcp.get_state(cli).iterations == 2
+st = mltcp.get_state(cli)
+# right after a mark F waits for its idle gap: the phase says so
+assert st.iterations == 2 and st.phase == "unearned", st
 mltcp.unregister(cli)
 print("ok")
 P
 )
 rc=$?
 printf '%s\n' "$out" | diag_stream
-tap_result "Python binding (ctypes): size and tie-break before connect, registry begin, F 1 through the iteration that shows the size, then state 100000/200000 -> ratio 0.5, F 1.5; tie-break head start" $rc
+tap_result "Python binding (ctypes): size and tie-break before connect, registry begin, F 1 through the iteration that shows the size, then state 100000/200000 -> ratio 0.5, F 1.5; tie-break head start; phase unearned after a mark" $rc
 
 "$ML_BIN/mltcpctl" set slope 1 intercept 1 mode off
 run_prog "mode off: F stays 1 through the iteration" \

@@ -4,9 +4,11 @@
 #  - show (table and JSON) with the parameters and per-algorithm counters (those of
 #    a namespace in it, all of them with --host: test_39_netns_counters.sh);
 #  - "sockets -j" lists exactly the MLTCP sockets of the caller's namespace (IPv4 and
-#    IPv6, 5-tuple and state matching what the sockets' owner reads with
-#    libmltcp), not the non-MLTCP connections there nor the MLTCP sockets of another
-#    namespace;
+#    IPv6, 5-tuple and state, the phase included, matching what the sockets' owner
+#    reads with libmltcp), not the non-MLTCP connections there nor the MLTCP sockets
+#    of another namespace;
+#  - "metrics FILE" writes the counters and the sockets per phase as Prometheus text
+#    (promtool check metrics), replacing the file at once;
 #  - "set" changes F of existing and new sockets as documented (and mode off/given);
 #  - as an unprivileged user (setpriv --reuid=nobody), and as root of an
 #    unprivileged user namespace, set fails with EPERM and changes nothing, while
@@ -18,7 +20,7 @@
 
 ml_need_tools mltcp-hold
 
-tap_plan 22
+tap_plan 23
 
 # ---- module not loaded
 if [ ! -d /sys/module/mltcp ]; then
@@ -51,7 +53,7 @@ python3 - "$("$CTL" -j show)" <<'P'
 import json, sys
 p = json.loads(sys.argv[1])
 names = {a["name"] for a in p["algorithms"]}
-assert p["abi_version"] == 2 and p["slope_q10"] == 1024 and p["intercept_q10"] == 1024
+assert p["abi_version"] == 3 and p["slope_q10"] == 1024 and p["intercept_q10"] == 1024
 assert p["idle_ms"] == 10 and p["mode"] == "learned"
 assert p["decrease"] is True and p["stagger_q10"] == 256 and p["stagger"] == 0.25
 assert {"mltcp_reno", "mltcp_cubic"} <= names, names
@@ -115,10 +117,13 @@ import json, sys
 held, dump = sys.argv[1], json.loads(sys.argv[2])
 want = {}
 for line in held.splitlines():
-    _, i, fam, src, sport, dst, dport, bpi, this, f, iters, algo = line.split()
+    _, i, fam, src, sport, dst, dport, bpi, this, f, iters, algo, phase = line.split()
     want[(fam, src, int(sport), dst, int(dport))] = dict(
         bytes_per_iter=int(bpi), bytes_this_iter=int(this), f_q10=int(f),
-        iterations=int(iters), algo=algo)
+        iterations=int(iters), algo=algo, phase=phase)
+mode = sys.argv[5] if len(sys.argv) > 3 else "learned"
+# an idle held socket: the phase of F (base in mode off), or a yield its samples never ended
+phases = ("base", "yield") if mode == "off" else ("ramp", "yield")
 got = {(s["family"], s["src"], s["sport"], s["dst"], s["dport"]): s for s in dump}
 if set(got) != set(want):
     sys.exit("dump %s != held %s" % (sorted(got), sorted(want)))
@@ -129,6 +134,8 @@ for k, w in want.items():
             sys.exit("%s: %s %s != %s" % (k, field, s[field], v))
     if s["state"] != "ESTAB" or not s["size_given"] or not s["bounds_given"] or s["cwnd"] < 1:
         sys.exit("%s: %s" % (k, s))
+    if s["phase"] not in phases:
+        sys.exit("%s: phase %s, want one of %s" % (k, s["phase"], phases))
     if len(sys.argv) > 3:
         slope, icpt, mode = int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
         ratio = (s["bytes_this_iter"] << 10) // s["bytes_per_iter"]
@@ -138,7 +145,8 @@ for k, w in want.items():
         if s["bytes_ratio_q10"] != ratio or s["f_q10"] != f:
             sys.exit("%s: ratio %d f %d, want %d %d" % (k, s["bytes_ratio_q10"], s["f_q10"], ratio, f))
 fams = {k[0] for k in got}
-print("%d sockets, families %s" % (len(got), sorted(fams)))
+print("%d sockets, families %s, phases %s" % (len(got), sorted(fams),
+                                             sorted({s["phase"] for s in got.values()})))
 '
 dump_a=$(in_ns "$NS_A" "$CTL" -j sockets)
 msg=$(python3 -c "$compare" "$held_a" "$dump_a" 1024 1024 learned 2>&1)
@@ -147,8 +155,23 @@ msg=$(python3 -c "$compare" "$held_b" "$(in_ns "$NS_B" "$CTL" -j sockets)" 2>&1)
 tap_result "sockets -j in namespace b: exactly its mltcp_cubic socket ($msg)" $?
 out=$(in_ns "$NS_A" "$CTL" sockets)
 printf '%s\n' "$out" | diag_stream
-[ "$(grep -c ESTAB <<<"$out")" = 4 ] && grep -q '\[::1\]:' <<<"$out" && grep -q '127.0.0.1:' <<<"$out"
-tap_result "sockets table: 4 rows, IPv4 and IPv6 endpoints" $?
+[ "$(grep -c ESTAB <<<"$out")" = 4 ] && grep -q '\[::1\]:' <<<"$out" && grep -q '127.0.0.1:' <<<"$out" &&
+	grep -q ' Algorithm  *Phase ' <<<"$out" &&
+	[ "$(grep -Ec ' mltcp_reno  +(ramp|yield) ' <<<"$out")" = 4 ]
+tap_result "sockets table: 4 rows, IPv4 and IPv6 endpoints, each with its phase" $?
+
+# ---- metrics: the counters and the phases in the Prometheus text format, the file
+# replaced at once (node_exporter's textfile collector)
+prom=$hold_dir/mltcp.prom
+echo stale >"$prom"
+sum_phases() { awk -v re="$1" '$0 ~ "^mltcp_phase_sockets[{]phase=\"(" re ")\"[}]" { n += $2 } END { print n + 0 }' "$prom"; }
+out=$(in_ns "$NS_A" "$CTL" metrics "$prom" 2>&1) && promtool check metrics <"$prom" &&
+	grep -qx 'mltcp_sockets{algo="mltcp_reno"} 4' "$prom" &&
+	[ "$(sum_phases 'ramp|yield')" = 4 ] && [ "$(sum_phases '[a-z]+')" = 4 ] &&
+	! compgen -G "$prom.*" >/dev/null
+rc=$?
+[ $rc = 0 ] || { diag "$out"; diag_stream <"$prom"; }
+tap_result "metrics FILE in namespace a: promtool accepts it, 4 mltcp_reno sockets, all in F's ramp or a yield, no temporary file left" $rc
 
 # ---- set changes existing and new sockets
 tap_check "mltcpctl set slope 2 intercept 0.5" "$CTL" set slope 2 intercept 0.5

@@ -4,14 +4,16 @@
 # (idle gaps, no hints) and given (mltcp-bench --hints through libmltcp), mltcp_restart
 # when an iteration restart lowers the window and mltcp_yield when the restarted flow
 # stops holding it (here, alone on the path, on its first RTT samples: "drained", with
-# hints or without).
+# hints or without).  mltcp_ack and mltcp_iteration carry the socket's phase: base
+# before the size is known, unearned right after a mark, and F above 1 only in the
+# ramp, at the top or in a yield.
 #
 #   mltcp-bench's own dumbbell: sender ── router ══ tbf 100 Mbit/s ══> switch ── receiver
 . "$(dirname "$0")/lib.sh"
 
 ML_BIN=${ML_BIN:-$(cd "$(dirname "$0")/.." && pwd)/build/bin}
 T=/sys/kernel/tracing
-tap_plan 10
+tap_plan 13
 [ -x "$ML_BIN/mltcp-bench" ] || bail "mltcp-bench is built ($ML_BIN; make userspace)"
 [ -d "$T/events" ] || mount -t tracefs tracefs "$T" || bail "tracefs is mounted"
 ml_modprobe mltcp_reno || bail "load mltcp_reno"
@@ -79,11 +81,33 @@ tap_result "mltcp_restart and mltcp_yield fire at iteration starts, one yield pe
 	[ "$(grep -c 'mltcp_yield:.* backoff=0$' "$tmp/learned.trace")" = "$yields" ]
 tap_result "alone, the yields' bound never backs off (backoff=0 on all $yields)" $?
 
+# F is 1 in base, unearned and overrun: an ACK's F above 1 comes with the ramp, the top
+# or a yield (whose F is the one of the phase it ends in)
+cat "$tmp/learned.trace" "$tmp/given.trace" | grep 'mltcp_ack:' |
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	       if (v["phase"] !~ /^(base|unearned|overrun|ramp|top|yield)$/) bad++
+	       else if (v["f_q10"] + 0 > 1024 && v["phase"] !~ /^(ramp|top|yield)$/) bad++
+	       n[v["phase"]]++ }
+	     END { for (p in n) printf "%s %d\n", p, n[p] >"/dev/stderr"; exit bad > 0 }' \
+	2>"$tmp/ack-phases"
+rc=$?
+diag "mltcp_ack events by phase: $(sort "$tmp/ack-phases" | paste -sd, -)"
+[ $rc = 0 ] && grep -q '^base ' "$tmp/ack-phases" && grep -q '^ramp ' "$tmp/ack-phases"
+tap_result "mltcp_ack carries the phase: base before the size is known, then the ramp; F above 1 only in ramp, top or yield" $?
+
+# the learner knows no size at its first boundary: F does not apply yet
+grep -m1 'mltcp_iteration:.*source=learned' "$tmp/learned.trace" | grep -q ' phase=base$'
+tap_result "the first learned mltcp_iteration reports phase=base" $?
+
 n=$(grep -c 'mltcp_iteration:.*source=given' "$tmp/given.trace")
 diag "given iteration events: $n"
 # Six begin marks complete five iterations.
 [ "$n" = 5 ] && ! grep -q 'source=learned' "$tmp/given.trace"
 tap_result "with hints, each begin mark after the first ends one iteration (source=given)" $?
+# the mark starts the next iteration unearned: F waits for the idle gap that follows it
+m=$(grep 'mltcp_iteration:.*source=given' "$tmp/given.trace" | grep -c ' phase=unearned$')
+[ "$n" = 5 ] && [ "$m" = "$n" ]
+tap_result "each given mltcp_iteration reports phase=unearned ($m of $n)" $?
 
 # With hints the mark comes before the 120 ms compute, the restart after it. The yield's
 # bound (the restart's gap) counts from the restart there too: alone, the yields end on a

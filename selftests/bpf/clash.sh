@@ -39,7 +39,7 @@ tap_result "mltcp_reno.ko does not load over the BPF mltcp_reno (modprobe exit $
 "$MLTCPCTL" set stagger 0 >/dev/null
 line=$(echo quit | timeout 30 "$BUILD/bin/mltcp-hold" -a mltcp_reno -n 1 -b 100000 -s 50000 |
 	grep '^conn 0 ')
-read -r _ _ _ _ _ _ _ bpi bti f _ algo <<<"$line"
+read -r _ _ _ _ _ _ _ bpi bti f _ algo _ <<<"$line"
 tap_result "with mltcp.ko loaded next to it, hints still reach the BPF mltcp_reno ($line)" \
 	"$([ -d /sys/module/mltcp ] && [ "$bpi $bti $f $algo" = "100000 50000 1536 mltcp_reno" ]; echo $?)"
 modprobe -r mltcp 2>/dev/null

@@ -55,7 +55,7 @@ def sink():
 
 threading.Thread(target=sink, daemon=True).start()
 
-tap(mltcp.abi_version() == 2, "%s: libmltcp sees the BPF backend (ABI %d)" % (algo, mltcp.abi_version()))
+tap(mltcp.abi_version() == 3, "%s: libmltcp sees the BPF backend (ABI %d)" % (algo, mltcp.abi_version()))
 s = socket.socket()
 mltcp.enable(s, algo)
 mltcp.set_bytes_per_iter(s, 1 << 20)           # before connect(): kept by init
@@ -63,8 +63,16 @@ s.connect(("127.0.0.1", port))
 st = mltcp.get_state(s)
 tap(st.bytes_per_iter == 1 << 20 and st.size_given and st.algo == algo,
     "%s: a size given before connect() reads back (%s)" % (algo, st))
+b = socket.socket()
+mltcp.enable(b, algo)
+b.connect(("127.0.0.1", port))
+st = mltcp.get_state(b)
+tap(st.phase == "base", "%s: a connection without hints is in phase base (%s)" % (algo, st))
+b.close()
 mltcp.set_tiebreak(s, 0.5)
 mltcp.iteration_begin(s)
+st = mltcp.get_state(s)
+tap(st.phase == "unearned", "%s: right after a mark the phase is unearned (%s)" % (algo, st))
 time.sleep(0.05)        # the compute phase: the first send after it earns the iteration F
 s.sendall(b"x" * (1 << 20))
 time.sleep(0.3)

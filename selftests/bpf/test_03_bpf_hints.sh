@@ -2,7 +2,8 @@
 # Per-socket hints on the BPF backend, through libmltcp unchanged: mltcp-hold's
 # sizes, marks and bytes read back with the F the core's math gives, for each
 # algorithm; then hints.py: a size given before connect(), tie-break, two marks (the
-# BPF side counts the completed iteration), size 0, and the errno contract.
+# BPF side counts the completed iteration), size 0, and the errno contract; the phase
+# (base without hints, unearned right after a mark, the ramp or a yield where F ramps).
 #
 #   [ NS: lo ]  loopback connections, IPv4 and IPv6
 #
@@ -16,7 +17,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib_native.sh"
 
-tap_plan 39
+tap_plan 45
 native_preconditions
 bpf_fresh
 tap_check "mltcpctl bpf load" "$MLTCPCTL" bpf load || tap_done
@@ -29,7 +30,7 @@ ml_sysctl_restore net.ipv4.tcp_allowed_congestion_control
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n \
 	net.ipv4.tcp_allowed_congestion_control) mltcp_dctcp" || bail "allow mltcp_dctcp"
 
-# conn I FAMILY SRC SPORT DST DPORT BYTES_PER_ITER BYTES_THIS_ITER F_Q10 ITERATIONS ALGO
+# conn I FAMILY SRC SPORT DST DPORT BYTES_PER_ITER BYTES_THIS_ITER F_Q10 ITERATIONS ALGO PHASE
 # ns_default ALGO: the namespace's default congestion control
 ns_default() { in_ns "$NS" sysctl -qw net.ipv4.tcp_congestion_control="$1"; }
 for a in "${BPF_ALGOS[@]}"; do
@@ -38,12 +39,14 @@ for a in "${BPF_ALGOS[@]}"; do
 		-b 100000 -s 50000 2>&1)
 	for i in 0 1; do
 		line=$(grep "^conn $i " <<<"$out")
-		read -r _ _ _ _ _ _ _ bpi bti f iters algo <<<"$line"
+		read -r _ _ _ _ _ _ _ bpi bti f iters algo phase <<<"$line"
 		ebpi=$((100000 + i)) ebti=$((50000 + 1000 * i))
 		ef=$((1024 + (ebti * 1024 / ebpi)))
-		tap_result "$a conn $i: size $bpi, bytes $bti, F $f (want $ebpi $ebti $ef) on $algo" \
+		# F ramps: the phase is the ramp, or a yield that has not yet seen a free link
+		tap_result "$a conn $i: size $bpi, bytes $bti, F $f (want $ebpi $ebti $ef) on $algo, phase $phase" \
 			"$([ "$bpi" = $ebpi ] && [ "$bti" = $ebti ] && [ "$f" = $ef ] &&
-				[ "$algo" = "$a" ]; echo $?)"
+				[ "$algo" = "$a" ] && { [ "$phase" = ramp ] || [ "$phase" = yield ]; }
+				echo $?)"
 	done
 done
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # mltcpctl sockets on the BPF backend (its TCP socket iterator): the connections
-# mltcp-hold keeps open are listed with their addresses, algorithm, hints and the F
-# the core's math gives; their peers (accepted sockets on the default algorithm) and
+# mltcp-hold keeps open are listed with their addresses, algorithm, hints, the F
+# the core's math gives and the phase their owner reads through libmltcp; their peers (accepted sockets on the default algorithm) and
 # the sockets of another namespace are not.
 #
 #   [ NS: lo ]  mltcp-hold: 2 loopback connections (IPv4, IPv6) on mltcp_cubic;
@@ -9,7 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib_native.sh"
 
-tap_plan 6
+tap_plan 7
 native_preconditions
 bpf_fresh
 tap_check "mltcpctl bpf load" "$MLTCPCTL" bpf load || tap_done
@@ -33,6 +33,12 @@ tap_result "two MLTCP sockets listed in the namespace ($n)" "$([ "$n" = 2 ]; ech
 got=$(jq -r 'sort_by(.bytes_per_iter) | map("\(.family) \(.algo) \(.bytes_per_iter) \(.bytes_this_iter) \(.f_q10) \(.size_given) \(.bounds_given)") | join(", ")' <<<"$json")
 want="inet mltcp_cubic 100000 50000 1536 true true, inet6 mltcp_cubic 100001 51000 1546 true true"
 tap_result "their state ($got)" "$([ "$got" = "$want" ]; echo $?)"
+# conn I FAMILY SRC SPORT DST DPORT BYTES_PER_ITER BYTES_THIS_ITER F_Q10 ITERATIONS ALGO PHASE
+owner=$(awk '$1 == "conn" { printf "%s%s %s", sep, $8, $13; sep = ", " }' "$out")
+got=$(jq -r 'sort_by(.bytes_per_iter) | map("\(.bytes_per_iter) \(.phase)") | join(", ")' <<<"$json")
+tap_result "each one's phase is the one its owner reads ($got; owner: $owner), F's ramp or a yield" \
+	"$([ "$got" = "$owner" ] && ! grep -Eqv '^(ramp|yield)$' <<<"$(jq -r '.[].phase' <<<"$json")"
+		echo $?)"
 sport=$(awk '$2 == 0 { print $5 }' "$out")
 tap_result "addresses and ports match mltcp-hold's (port $sport)" \
 	"$(jq -e --argjson p "${sport:-0}" 'map(select(.src == "127.0.0.1" and .sport == $p)) | length == 1' <<<"$json" >/dev/null; echo $?)"

@@ -350,6 +350,7 @@ static int bpf_get_info(int fd, struct mltcp_info *out)
 	out->bytes_per_iter = ms.bytes_per_iter;
 	out->bytes_ratio = mltcp_ratio_q10(out->bytes_this_iter, ms.bytes_per_iter);
 	out->flags = mltcp_bpf_info_flags(&ms, (int)p.mode, p.overrun, out->bytes_this_iter);
+	out->phase = mltcp_bpf_info_phase(&ms, (int)p.mode, p.overrun, out->bytes_this_iter);
 	out->f = mltcp_sock_f_q10(&ms, (int)p.mode, mltcp_params_pack(slope, icpt),
 				  p.stagger, p.overrun, ti.tcpi_bytes_acked);
 	out->cwnd = ti.tcpi_snd_cwnd;
@@ -453,7 +454,7 @@ MLTCP_EXPORT int mltcp_iteration_begin(int fd, uint64_t bytes)
 	return set_u64(fd, MLTCP_SO_ITER_BEGIN, bytes);
 }
 
-MLTCP_EXPORT int mltcp_get_state(int fd, struct mltcp_info *st)
+MLTCP_EXPORT int mltcp_get_info(int fd, struct mltcp_info *st, size_t size)
 {
 	struct mltcp_info info;
 	socklen_t len = sizeof(info);
@@ -462,22 +463,35 @@ MLTCP_EXPORT int mltcp_get_state(int fd, struct mltcp_info *st)
 		errno = EBADF;
 		return -1;
 	}
-	if (!st) {
+	if (!st || size < MLTCP_INFO_SIZE_V1) {
 		errno = EINVAL;
 		return -1;
 	}
 	memset(&info, 0, sizeof(info));
 	if (getsockopt(fd, MLTCP_SOL, MLTCP_SO_INFO, &info, &len) < 0) {
-		if (bpf_fallback(fd))
-			return bpf_get_info(fd, st);
-		return fix_errno(fd);
+		if (!bpf_fallback(fd))
+			return fix_errno(fd);
+		if (bpf_get_info(fd, &info) < 0)
+			return -1;
+		len = sizeof(info);
 	}
 	if (len < MLTCP_INFO_SIZE_V1) {
 		errno = EPROTO;
 		return -1;
 	}
-	*st = info;
+	/* the caller's structure may be older (smaller) than this library's */
+	if (size > sizeof(info))
+		size = sizeof(info);
+	if (info.size > size)
+		info.size = (uint32_t)size;
+	memcpy(st, &info, size);
 	return 0;
+}
+
+/* Callers built before mltcp_get_info() allocate an ABI 2 struct mltcp_info. */
+MLTCP_EXPORT int mltcp_get_state(int fd, struct mltcp_info *st)
+{
+	return mltcp_get_info(fd, st, MLTCP_INFO_SIZE_V2);
 }
 
 /* ---- jobs ---------------------------------------------------------------- */

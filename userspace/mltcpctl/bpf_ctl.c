@@ -644,6 +644,8 @@ int mltcpctl_bpf_get_sockets(struct mltcpctl_sock **out, size_t *n)
 		s->bytes_per_iter = ms.bytes_per_iter;
 		s->bytes_ratio = mltcp_ratio_q10(s->bytes_this_iter, ms.bytes_per_iter);
 		s->flags = mltcp_bpf_info_flags(&ms, g.mode, g.overrun, s->bytes_this_iter);
+		s->phase = mltcp_bpf_info_phase(&ms, g.mode, g.overrun, s->bytes_this_iter);
+		s->has_phase = true;
 		s->f = mltcp_sock_f_q10(&ms, g.mode, g.fparams, g.stagger, g.overrun,
 					rec.bytes_acked);
 		s->cwnd = rec.cwnd;

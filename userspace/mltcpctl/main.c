@@ -40,7 +40,13 @@ static const char usage[] =
 "                            socket, a fraction of an iteration from 0 to 1\n"
 "        overrun N           F applies to at most N times an iteration's\n"
 "                            size, 1 to 8; 0: no bound (trusted hosts)\n"
-"  sockets                   MLTCP sockets of this network namespace\n"
+"  sockets                   MLTCP sockets of this network namespace, with\n"
+"                            each one's phase (base, unearned, overrun,\n"
+"                            ramp, top, yield)\n"
+"  metrics [FILE]            the counters (as show) and the sockets per\n"
+"                            phase in the Prometheus text format; FILE is\n"
+"                            replaced atomically (node_exporter's textfile\n"
+"                            collector reads *.prom files)\n"
 "  bpf load|unload|status    the BPF backend (kernels that cannot load the\n"
 "                            modules): register the BPF mltcp_reno,\n"
 "                            mltcp_cubic and mltcp_dctcp, pinned in\n"
@@ -68,13 +74,14 @@ static const char usage[] =
 "Options (before or after the command):\n"
 "  -j, --json                JSON output\n"
 "  -p, --pretty              indented JSON (with -j)\n"
-"  -H, --host                show: host-wide counters, every network\n"
+"  -H, --host                show, metrics: host-wide counters, every network\n"
 "                            namespace (CAP_NET_ADMIN in the initial one)\n"
 "  -h, --help                this text\n"
 "  -V, --version             program version\n"
 "\n"
 "Examples: mltcpctl set slope 1 intercept 1 idle_ms 10 mode learned\n"
-"          mltcpctl compat -f jobs.txt --rate 10gbit\n";
+"          mltcpctl compat -f jobs.txt --rate 10gbit\n"
+"          mltcpctl metrics /var/lib/prometheus/node-exporter/mltcp.prom\n";
 
 static void report(struct mltcpctl_nl *nl, const char *what)
 {
@@ -87,6 +94,9 @@ static void report(struct mltcpctl_nl *nl, const char *what)
 	else if (err == EPERM && !strcmp(what, "show --host"))
 		fprintf(stderr,
 			"mltcpctl: show --host: permission denied: host-wide counters need CAP_NET_ADMIN in the initial network namespace (this namespace's: mltcpctl show)\n");
+	else if (err == EPERM && !strcmp(what, "metrics --host"))
+		fprintf(stderr,
+			"mltcpctl: metrics --host: permission denied: host-wide counters need CAP_NET_ADMIN in the initial network namespace (this namespace's: mltcpctl metrics)\n");
 	else if (err == EINVAL && !strcmp(what, "show --host"))
 		fprintf(stderr,
 			"mltcpctl: show --host: the loaded MLTCP module has no counter scopes (an older one, whose counters are all host-wide): run mltcpctl show\n");
@@ -133,6 +143,57 @@ static int do_sockets(struct mltcpctl_nl *nl, const struct mltcpctl_out *o)
 	return 0;
 }
 
+/*
+ * metrics: what show and sockets read, in the Prometheus text format, on
+ * standard output or replacing args->metrics_file at once (for node_exporter's
+ * textfile collector).  @nl NULL: the BPF backend.
+ */
+static int do_metrics(struct mltcpctl_nl *nl, const struct mltcpctl_args *args)
+{
+	const char *what = args->host ? "metrics --host" : "metrics";
+	struct mltcpctl_sock *socks = NULL;
+	struct mltcpctl_algo *algos = NULL;
+	enum mltcpctl_scope scope = MLTCPCTL_SCOPE_HOST;
+	size_t nalgos = 0, nsocks = 0, len = 0;
+	struct mltcpctl_params p;
+	char *buf = NULL, err[512];
+	int ret = 1;
+	FILE *f;
+
+	if (nl ? mltcpctl_nl_get_params(nl, &p) < 0 ||
+		 mltcpctl_nl_get_counters(nl, args->host, &algos, &nalgos, &scope) < 0 ||
+		 mltcpctl_nl_get_sockets(nl, &socks, &nsocks) < 0 :
+		 mltcpctl_bpf_get_params(&p) < 0 || mltcpctl_bpf_get_counters(&algos, &nalgos) < 0 ||
+		 mltcpctl_bpf_get_sockets(&socks, &nsocks) < 0) {
+		if (!nl && errno == EOPNOTSUPP)
+			fprintf(stderr, "mltcpctl: metrics: the BPF backend was loaded without its socket iterator (kernel without iter/tcp)\n");
+		else
+			report(nl, what);
+		goto out;
+	}
+	f = args->metrics_file ? open_memstream(&buf, &len) : stdout;
+	if (!f) {
+		fprintf(stderr, "mltcpctl: metrics: %s\n", strerror(errno));
+		goto out;
+	}
+	mltcpctl_print_metrics(f, &p, algos, nalgos, scope, socks, nsocks);
+	ret = 0;
+	if (!args->metrics_file)
+		goto out;
+	if (fclose(f)) {
+		fprintf(stderr, "mltcpctl: metrics: %s\n", strerror(errno));
+		ret = 1;
+	} else if (mltcpctl_replace_file(args->metrics_file, buf, len, err, sizeof(err))) {
+		fprintf(stderr, "mltcpctl: metrics: %s\n", err);
+		ret = 1;
+	}
+out:
+	free(buf);
+	free(socks);
+	free(algos);
+	return ret;
+}
+
 /* show and set on the BPF backend (no module; its maps are pinned) */
 static int do_bpf(const struct mltcpctl_args *args, const struct mltcpctl_out *o)
 {
@@ -141,6 +202,8 @@ static int do_bpf(const struct mltcpctl_args *args, const struct mltcpctl_out *o
 	size_t n = 0;
 
 	switch (args->cmd) {
+	case MLTCPCTL_CMD_METRICS:
+		return do_metrics(NULL, args);
 	case MLTCPCTL_CMD_SET:
 		if (mltcpctl_bpf_set_params(args) < 0) {
 			report(NULL, "set");
@@ -305,6 +368,9 @@ int main(int argc, char *argv[])
 		break;
 	case MLTCPCTL_CMD_SOCKETS:
 		ret = do_sockets(nl, &out);
+		break;
+	case MLTCPCTL_CMD_METRICS:
+		ret = do_metrics(nl, &args);
 		break;
 	default:
 		ret = do_show(nl, &args, &out);

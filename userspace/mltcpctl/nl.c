@@ -477,6 +477,10 @@ static int sock_cb(const struct nlmsghdr *nlh, void *data)
 		case MLTCP_SOCK_A_TIEBREAK:
 			s->tiebreak = (uint32_t)get_uint(attr);
 			break;
+		case MLTCP_SOCK_A_PHASE:
+			s->phase = (uint8_t)get_uint(attr);
+			s->has_phase = true;
+			break;
 		}
 	}
 	return MNL_CB_OK;

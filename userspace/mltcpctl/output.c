@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mltcpctl output formatting.
+ * mltcpctl output formatting, and the atomic replacement of a metrics file.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "compat.h"
 #include "mltcp_core.h"
@@ -25,6 +30,20 @@ const char *mltcpctl_mode_name(unsigned int mode)
 		return "off";
 	}
 	return "unknown";
+}
+
+static const char *const phase_names[] = {
+	[MLTCP_ABI_PHASE_BASE] = "base",
+	[MLTCP_ABI_PHASE_UNEARNED] = "unearned",
+	[MLTCP_ABI_PHASE_OVERRUN] = "overrun",
+	[MLTCP_ABI_PHASE_RAMP] = "ramp",
+	[MLTCP_ABI_PHASE_TOP] = "top",
+	[MLTCP_ABI_PHASE_YIELD] = "yield",
+};
+
+const char *mltcpctl_phase_name(unsigned int phase)
+{
+	return phase <= __MLTCP_ABI_PHASE_MAX ? phase_names[phase] : "unknown";
 }
 
 const char *mltcpctl_tcp_state_name(unsigned int state)
@@ -180,6 +199,12 @@ static void jw_num(struct jw *w, const char *key, double v, int prec)
 	fprintf(w->f, "%.*f", prec, v);
 }
 
+static void jw_null(struct jw *w, const char *key)
+{
+	jw_item(w, key);
+	fputs("null", w->f);
+}
+
 static void jw_end(struct jw *w)
 {
 	fputc('\n', w->f);
@@ -265,10 +290,15 @@ static void print_sock_json(struct jw *w, const struct mltcpctl_sock *s)
 	format_addr(a, sizeof(a), s->family, s->daddr);
 	jw_string(w, "dst", a);
 	jw_u64(w, "dport", s->dport);
+	/* "state" is the TCP state; "phase" MLTCP's (null from a module before ABI 3) */
 	jw_string(w, "state", mltcpctl_tcp_state_name(s->tcp_state));
 	jw_u64(w, "inode", s->inode);
 	jw_string(w, "algo", s->algo);
 	jw_string(w, "mode", mltcpctl_mode_name(s->mode));
+	if (s->has_phase)
+		jw_string(w, "phase", mltcpctl_phase_name(s->phase));
+	else
+		jw_null(w, "phase");
 	jw_bool(w, "size_given", s->flags & MLTCP_INFO_F_SIZE_GIVEN);
 	jw_bool(w, "bounds_given", s->flags & MLTCP_INFO_F_BOUNDS_GIVEN);
 	jw_u64(w, "iterations", s->iterations);
@@ -302,9 +332,9 @@ void mltcpctl_print_sockets(const struct mltcpctl_out *o,
 		return;
 	}
 
-	fprintf(o->f, "%-10s %-28s %-28s %-12s %-4s %8s %14s %14s %6s %6s %6s %6s\n",
+	fprintf(o->f, "%-10s %-28s %-28s %-12s %-8s %-4s %8s %14s %14s %6s %6s %6s %6s\n",
 		"State", "Local Address:Port", "Peer Address:Port", "Algorithm",
-		"Hint", "Iters", "BytesThisIter", "BytesPerIter", "Ratio", "F",
+		"Phase", "Hint", "Iters", "BytesThisIter", "BytesPerIter", "Ratio", "F",
 		"Cwnd", "Tie");
 	for (i = 0; i < nsocks; i++) {
 		const struct mltcpctl_sock *s = &socks[i];
@@ -318,13 +348,149 @@ void mltcpctl_print_sockets(const struct mltcpctl_out *o,
 		hint[1] = s->flags & MLTCP_INFO_F_BOUNDS_GIVEN ? 'B' : '-';
 		hint[2] = s->flags & MLTCP_INFO_F_TIEBREAK_GIVEN ? 'T' : '-';
 		hint[3] = '\0';
-		fprintf(o->f, "%-10s %-28s %-28s %-12s %-4s %8u %14" PRIu64
+		fprintf(o->f, "%-10s %-28s %-28s %-12s %-8s %-4s %8u %14" PRIu64
 			" %14" PRIu64 " %6s %6s %6u %6s\n",
-			mltcpctl_tcp_state_name(s->tcp_state), local, peer,
-			s->algo, hint, s->iterations, s->bytes_this_iter,
+			mltcpctl_tcp_state_name(s->tcp_state), local, peer, s->algo,
+			s->has_phase ? mltcpctl_phase_name(s->phase) : "-",
+			hint, s->iterations, s->bytes_this_iter,
 			s->bytes_per_iter, q10(s->bytes_ratio, r), q10(s->f, f),
 			s->cwnd, q10(s->tiebreak, t));
 	}
+}
+
+/* ---- metrics --------------------------------------------------------------- */
+
+/* A label value of the text format: backslash, double quote and newline escaped */
+static void prom_label(FILE *f, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fprintf(f, "\\%c", *v);
+		else if (*v == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*v, f);
+	}
+}
+
+static void prom_family(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* name{algo="A"[,boundary="B"]} V */
+static void prom_algo(FILE *f, const char *name, const char *algo, const char *boundary,
+		      uint64_t v)
+{
+	fprintf(f, "%s{algo=\"", name);
+	prom_label(f, algo);
+	if (boundary)
+		fprintf(f, "\",boundary=\"%s", boundary);
+	fprintf(f, "\"} %" PRIu64 "\n", v);
+}
+
+void mltcpctl_print_metrics(FILE *f, const struct mltcpctl_params *p,
+			    const struct mltcpctl_algo *algos, size_t nalgos,
+			    enum mltcpctl_scope scope,
+			    const struct mltcpctl_sock *socks, size_t nsocks)
+{
+	const char *where = scope == MLTCPCTL_SCOPE_HOST ? "the host" :
+			    "this network namespace";
+	uint64_t per_phase[__MLTCP_ABI_PHASE_MAX + 2] = { 0 };	/* the last: unknown */
+	unsigned int m;
+	size_t i;
+	char help[160];
+
+	prom_family(f, "mltcp_mode", "gauge", "The global MLTCP mode: 1 for the one in force.");
+	for (m = MLTCP_ABI_MODE_LEARNED; m <= __MLTCP_ABI_MODE_MAX; m++)
+		fprintf(f, "mltcp_mode{mode=\"%s\"} %d\n", mltcpctl_mode_name(m), m == p->mode);
+
+	snprintf(help, sizeof(help), "MLTCP connections open now, by congestion control, in %s.",
+		 where);
+	prom_family(f, "mltcp_sockets", "gauge", help);
+	for (i = 0; i < nalgos; i++)
+		prom_algo(f, "mltcp_sockets", algos[i].name, NULL, algos[i].sockets);
+	snprintf(help, sizeof(help),
+		 "MLTCP connections opened since the congestion control loaded, in %s.", where);
+	prom_family(f, "mltcp_sockets_opened_total", "counter", help);
+	for (i = 0; i < nalgos; i++)
+		prom_algo(f, "mltcp_sockets_opened_total", algos[i].name, NULL,
+			  algos[i].sockets_total);
+	snprintf(help, sizeof(help),
+		 "Iterations completed, by boundary: learned from an idle gap or given by a mark, in %s.",
+		 where);
+	prom_family(f, "mltcp_iterations_total", "counter", help);
+	for (i = 0; i < nalgos; i++) {
+		prom_algo(f, "mltcp_iterations_total", algos[i].name, "learned",
+			  algos[i].iters_learned);
+		prom_algo(f, "mltcp_iterations_total", algos[i].name, "given",
+			  algos[i].iters_given);
+	}
+
+	for (i = 0; i < nsocks; i++)
+		per_phase[socks[i].has_phase && socks[i].phase <= __MLTCP_ABI_PHASE_MAX ?
+			  socks[i].phase : __MLTCP_ABI_PHASE_MAX + 1]++;
+	prom_family(f, "mltcp_phase_sockets", "gauge",
+		    "MLTCP connections of this network namespace in each phase (mltcpctl sockets).");
+	for (m = 0; m <= __MLTCP_ABI_PHASE_MAX; m++)
+		fprintf(f, "mltcp_phase_sockets{phase=\"%s\"} %" PRIu64 "\n",
+			mltcpctl_phase_name(m), per_phase[m]);
+	if (per_phase[m])
+		fprintf(f, "mltcp_phase_sockets{phase=\"unknown\"} %" PRIu64 "\n", per_phase[m]);
+}
+
+int mltcpctl_replace_file(const char *path, const char *buf, size_t len, char *err,
+			  size_t errlen)
+{
+	const char *what = "write";
+	char tmp[PATH_MAX];
+	int fd, e;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(ENAMETOOLONG));
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		e = errno;
+		snprintf(err, errlen, "%s: cannot create a file beside it: %s", path, strerror(e));
+		return -1;
+	}
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0)
+			errno = EIO;
+		if (n <= 0)
+			goto fail;
+		buf += n;
+		len -= (size_t)n;
+	}
+	what = "fsync";
+	if (fsync(fd) < 0)
+		goto fail;
+	what = "chmod";
+	if (fchmod(fd, 0644) < 0)
+		goto fail;
+	what = "close";
+	if (close(fd) < 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	what = "rename";
+	if (rename(tmp, path) < 0)
+		goto fail;
+	return 0;
+fail:
+	e = errno ? errno : EIO;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	snprintf(err, errlen, "%s: %s: %s", path, what, strerror(e));
+	return -1;
 }
 
 /* ---- compat ---------------------------------------------------------------- */

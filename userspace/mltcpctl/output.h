@@ -57,6 +57,8 @@ struct mltcpctl_sock {
 	uint32_t f;		/* Q10 */
 	uint32_t cwnd;
 	uint32_t tiebreak;	/* Q10 */
+	uint8_t phase;		/* enum mltcp_abi_phase, valid when @has_phase */
+	bool has_phase;		/* false from a module older than ABI 3 */
 };
 
 struct mltcpctl_out {
@@ -67,6 +69,8 @@ struct mltcpctl_out {
 
 /* "learned", "given", "off" or "unknown" */
 const char *mltcpctl_mode_name(unsigned int mode);
+/* "base", "unearned", "overrun", "ramp", "top", "yield" or "unknown" */
+const char *mltcpctl_phase_name(unsigned int phase);
 /* "ESTAB", "SYN-SENT", ... as ss(8) prints them */
 const char *mltcpctl_tcp_state_name(unsigned int state);
 /* address (IPv6 in brackets) and port, e.g. "[2001:db8::1]:5201" */
@@ -81,6 +85,24 @@ void mltcpctl_print_show(const struct mltcpctl_out *o,
 /* mltcpctl sockets */
 void mltcpctl_print_sockets(const struct mltcpctl_out *o,
 			    const struct mltcpctl_sock *socks, size_t nsocks);
+/*
+ * mltcpctl metrics: the mode, @algos' counters (of @scope) and @socks per
+ * phase in the Prometheus text exposition format (version 0.0.4).
+ */
+void mltcpctl_print_metrics(FILE *f, const struct mltcpctl_params *p,
+			    const struct mltcpctl_algo *algos, size_t nalgos,
+			    enum mltcpctl_scope scope,
+			    const struct mltcpctl_sock *socks, size_t nsocks);
+
+/*
+ * Replace @path with @len bytes of @buf atomically: written to a temporary
+ * file beside it (named @path.XXXXXX, which node_exporter's textfile
+ * collector ignores as it does not end in .prom), flushed to disk, made
+ * 0644 and renamed over @path.  On failure @path is unchanged, no
+ * temporary file is left and @err says why.  Return: 0 or -1.
+ */
+int mltcpctl_replace_file(const char *path, const char *buf, size_t len, char *err,
+			  size_t errlen);
 
 struct mltcpctl_compat;
 

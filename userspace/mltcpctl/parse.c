@@ -3,6 +3,7 @@
  * mltcpctl command-line parsing.
  *
  *	mltcpctl [-j] [-p] [-H] [show | sockets | set PARAM VALUE ... | help] [-j] [-p] [-H]
+ *	mltcpctl [-H] metrics [FILE]
  *	mltcpctl compat [-f FILE | --trace FILE [--by KEY]] [--rate RATE] [--threshold X]
  */
 #include <math.h>
@@ -143,6 +144,7 @@ static int parse_command(const char *word, enum mltcpctl_cmd *cmd)
 		{ "attach", MLTCPCTL_CMD_ATTACH },
 		{ "detach", MLTCPCTL_CMD_DETACH },
 		{ "compat", MLTCPCTL_CMD_COMPAT },
+		{ "metrics", MLTCPCTL_CMD_METRICS },
 	};
 	int found = -1;
 	size_t i;
@@ -409,8 +411,8 @@ int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *a,
 			words[nwords++] = argv[i];
 		}
 	}
-	if (a->host && a->cmd != MLTCPCTL_CMD_SHOW)
-		return fail(err, errlen, "-H/--host applies to show only");
+	if (a->host && a->cmd != MLTCPCTL_CMD_SHOW && a->cmd != MLTCPCTL_CMD_METRICS)
+		return fail(err, errlen, "-H/--host applies to show and metrics only");
 	if (check_compat(a, compat_given, err, errlen))
 		return -1;
 	if (a->cmd == MLTCPCTL_CMD_SET)
@@ -428,6 +430,17 @@ int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *a,
 				    "detach: give a cgroup v2 directory");
 		a->cgroup = words[0];
 		a->algo = want == 2 ? words[1] : NULL;
+		return 0;
+	}
+	if (a->cmd == MLTCPCTL_CMD_METRICS) {
+		if (a->json || a->pretty)
+			return fail(err, errlen,
+				    "metrics: the output is Prometheus text, not JSON (no -j or -p)");
+		if (nwords > 1)
+			return fail(err, errlen, "metrics: give at most one file");
+		if (nwords && !*words[0])
+			return fail(err, errlen, "metrics: the file name is empty");
+		a->metrics_file = nwords ? words[0] : NULL;
 		return 0;
 	}
 	if (a->cmd != MLTCPCTL_CMD_HELP && nwords)

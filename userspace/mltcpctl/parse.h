@@ -19,6 +19,7 @@ enum mltcpctl_cmd {
 	MLTCPCTL_CMD_ATTACH,
 	MLTCPCTL_CMD_DETACH,
 	MLTCPCTL_CMD_COMPAT,
+	MLTCPCTL_CMD_METRICS,
 };
 
 /* mltcpctl_args.by: compat --by, how trace records are grouped into jobs */
@@ -52,7 +53,7 @@ enum mltcpctl_bpf_op {
  * @cmd: command
  * @json: -j: JSON output
  * @pretty: -p: indented JSON
- * @host: -H: host-wide counters (show) instead of the network namespace's
+ * @host: -H: host-wide counters (show, metrics) instead of the network namespace's
  * @set_mask: MLTCPCTL_SET_* given to "set"
  * @slope: Q10, valid when MLTCPCTL_SET_SLOPE
  * @intercept: Q10, valid when MLTCPCTL_SET_INTERCEPT
@@ -70,6 +71,8 @@ enum mltcpctl_bpf_op {
  * @by: compat --by: enum mltcpctl_by
  * @rate_bps: compat --rate, bits per second; 0 when not given
  * @threshold: compat --threshold, MLTCPCTL_COMPAT_THRESHOLD by default
+ * @metrics_file: metrics FILE: the file to replace (points into argv); NULL:
+ *	standard output
  */
 struct mltcpctl_args {
 	enum mltcpctl_cmd cmd;
@@ -92,6 +95,7 @@ struct mltcpctl_args {
 	int by;
 	double rate_bps;
 	double threshold;
+	const char *metrics_file;
 };
 
 /**

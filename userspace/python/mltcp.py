@@ -36,6 +36,9 @@ BYTES_PER_ITER_MIN = 16 << 10
 BYTES_PER_ITER_MAX = 1 << 48
 Q10_ONE = 1024
 MODES = {0: "learned", 1: "given", 2: "off"}
+# enum mltcp_abi_phase
+PHASES = {0: "base", 1: "unearned", 2: "overrun", 3: "ramp", 4: "top", 5: "yield"}
+INFO_SIZE_V3 = 80
 F_SIZE_GIVEN = 0x1
 F_BOUNDS_GIVEN = 0x2
 F_TIEBREAK_GIVEN = 0x4
@@ -61,10 +64,12 @@ class _MltcpInfo(ctypes.Structure):
         ("decrease", ctypes.c_uint8),
         ("head_start", ctypes.c_uint8),
         ("reserved2", ctypes.c_uint16),
+        ("phase", ctypes.c_uint8),
+        ("reserved3", ctypes.c_uint8 * 7),
     ]
 
 
-assert ctypes.sizeof(_MltcpInfo) == 72
+assert ctypes.sizeof(_MltcpInfo) == INFO_SIZE_V3
 
 
 class Info:
@@ -92,11 +97,14 @@ class Info:
         self.stagger = raw.stagger / Q10_ONE
         self.decrease = bool(raw.decrease)
         self.head_start = bool(raw.head_start)
+        # None from a module (or library) before ABI 3
+        self.phase = (PHASES.get(raw.phase, "unknown")
+                      if raw.size >= INFO_SIZE_V3 else None)
 
     def __repr__(self):
-        return ("Info(algo=%r, mode=%r, iterations=%d, bytes_this_iter=%d, "
+        return ("Info(algo=%r, mode=%r, phase=%r, iterations=%d, bytes_this_iter=%d, "
                 "bytes_per_iter=%d, bytes_ratio=%.4f, f=%.4f, cwnd=%d)" %
-                (self.algo, self.mode, self.iterations, self.bytes_this_iter,
+                (self.algo, self.mode, self.phase, self.iterations, self.bytes_this_iter,
                  self.bytes_per_iter, self.bytes_ratio, self.f, self.cwnd))
 
 
@@ -141,6 +149,11 @@ for _name, _args, _res in [
     _f = getattr(_lib, _name)
     _f.argtypes = _args
     _f.restype = _res
+# the sized read of struct mltcp_info (the phase); a library before it has only get_state
+_has_get_info = hasattr(_lib, "mltcp_get_info")
+if _has_get_info:
+    _lib.mltcp_get_info.argtypes = [ctypes.c_int, ctypes.POINTER(_MltcpInfo), ctypes.c_size_t]
+    _lib.mltcp_get_info.restype = ctypes.c_int
 
 
 def _fd(sock):
@@ -204,7 +217,10 @@ def iteration_begin(sock, nbytes=0):
 def get_state(sock):
     """The socket's MLTCP state as an Info."""
     raw = _MltcpInfo()
-    _check(_lib.mltcp_get_state(_fd(sock), ctypes.byref(raw)))
+    if _has_get_info:
+        _check(_lib.mltcp_get_info(_fd(sock), ctypes.byref(raw), ctypes.sizeof(raw)))
+    else:
+        _check(_lib.mltcp_get_state(_fd(sock), ctypes.byref(raw)))
     return Info(raw)
 
 

@@ -136,7 +136,10 @@ static void sockopt_tests(int family)
 	EXPECT(get_raw(c.cli, MLTCP_SO_INFO, &st, &len), EINVAL, "%s: INFO optlen -1", fam);
 	len = sizeof(buf);
 	EXPECT(get_raw(c.cli, MLTCP_SO_INFO, buf, &len), 0, "%s: INFO optlen 128", fam);
-	tap_ok(len == MLTCP_INFO_SIZE_V2, "%s: INFO with a larger buffer returns %u bytes", fam, len);
+	tap_ok(len == MLTCP_INFO_SIZE_V3, "%s: INFO with a larger buffer returns %u bytes", fam, len);
+	len = MLTCP_INFO_SIZE_V2;
+	EXPECT(get_raw(c.cli, MLTCP_SO_INFO, buf, &len), 0, "%s: INFO optlen 72 (ABI 2 size)", fam);
+	tap_ok(len == MLTCP_INFO_SIZE_V2, "%s: INFO with the ABI 2 size returns %u bytes", fam, len);
 	len = MLTCP_INFO_SIZE_V1;
 	EXPECT(get_raw(c.cli, MLTCP_SO_INFO, buf, &len), 0, "%s: INFO optlen 64 (ABI 1 size)", fam);
 	tap_ok(len == MLTCP_INFO_SIZE_V1, "%s: INFO with the ABI 1 size returns %u bytes", fam, len);

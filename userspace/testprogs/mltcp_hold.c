@@ -12,7 +12,9 @@
  * iteration its F) and sends SENT + 1000 * i bytes (all acked).  It then
  * prints one line per connection and "ready":
  *
- *	conn I FAMILY SRC SPORT DST DPORT BYTES_PER_ITER BYTES_THIS_ITER F_Q10 ITERATIONS ALGO
+ *	conn I FAMILY SRC SPORT DST DPORT BYTES_PER_ITER BYTES_THIS_ITER F_Q10 ITERATIONS ALGO PHASE
+ *
+ * PHASE is the socket's phase as mltcpctl names it (base, unearned, ...).
  *
  * Each line "state" on stdin prints the lines again with fresh state;
  * "quit" or EOF closes everything and exits.
@@ -31,6 +33,12 @@
 
 #define MAX_CONNS 64
 
+static const char *const phases[] = {
+	[MLTCP_ABI_PHASE_BASE] = "base", [MLTCP_ABI_PHASE_UNEARNED] = "unearned",
+	[MLTCP_ABI_PHASE_OVERRUN] = "overrun", [MLTCP_ABI_PHASE_RAMP] = "ramp",
+	[MLTCP_ABI_PHASE_TOP] = "top", [MLTCP_ABI_PHASE_YIELD] = "yield",
+};
+
 static void print_conn(int i, const struct conn *c)
 {
 	struct sockaddr_storage l, p;
@@ -41,7 +49,7 @@ static void print_conn(int i, const struct conn *c)
 
 	if (getsockname(c->cli, (struct sockaddr *)&l, &ll) < 0 ||
 	    getpeername(c->cli, (struct sockaddr *)&p, &pl) < 0 ||
-	    mltcp_get_state(c->cli, &st) < 0) {
+	    mltcp_get_info(c->cli, &st, sizeof(st)) < 0) {
 		printf("error %d %s\n", i, strerror(errno));
 		return;
 	}
@@ -60,11 +68,12 @@ static void print_conn(int i, const struct conn *c)
 		lport = ntohs(a->sin_port);
 		pport = ntohs(b->sin_port);
 	}
-	printf("conn %d %s %s %u %s %u %llu %llu %u %u %s\n", i,
+	printf("conn %d %s %s %u %s %u %llu %llu %u %u %s %s\n", i,
 	       c->family == AF_INET6 ? "inet6" : "inet", ls, lport, ps, pport,
 	       (unsigned long long)st.bytes_per_iter,
 	       (unsigned long long)st.bytes_this_iter, st.f, st.iterations,
-	       st.algo);
+	       st.algo, st.size >= MLTCP_INFO_SIZE_V3 && st.phase <= __MLTCP_ABI_PHASE_MAX ?
+	       phases[st.phase] : "unknown");
 }
 
 int main(int argc, char **argv)

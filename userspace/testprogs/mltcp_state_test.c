@@ -15,7 +15,9 @@
  * with the module's current parameters until the iteration carried 5/4 of its
  * size, 1 past that (MLTCP_INFO_F_OVERRUN), the iteration counter advances
  * once per begin call, and the hint flags; at the end, size 0 drops the
- * hints and the size learned from the given boundaries takes over.
+ * hints and the size learned from the given boundaries takes over.  The
+ * phase read back: base on a fresh connection, unearned right after a mark,
+ * overrun past the bound (base throughout in mode off).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,10 +40,16 @@ static uint32_t expect_f(uint32_t ratio)
 
 static int get(int fd, struct mltcp_info *st, const char *when)
 {
-	if (mltcp_get_state(fd, st) == 0)
+	if (mltcp_get_info(fd, st, sizeof(*st)) == 0)
 		return 0;
-	tap_ok(false, "%s: mltcp_get_state: %s", when, errname(errno));
+	tap_ok(false, "%s: mltcp_get_info: %s", when, errname(errno));
 	return -1;
+}
+
+/* @phase in mode off, where F never applies, is base */
+static unsigned int want_phase(unsigned int phase)
+{
+	return prm.mode == MLTCP_ABI_MODE_OFF ? MLTCP_ABI_PHASE_BASE : phase;
 }
 
 static void run(int family, const char *algo, uint64_t bytes, int iters)
@@ -59,12 +67,18 @@ static void run(int family, const char *algo, uint64_t bytes, int iters)
 	}
 	/* read first: the arguments below are evaluated in no particular order */
 	memset(&st, 0, sizeof(st));
-	rc = mltcp_get_state(c.cli, &st);
+	rc = mltcp_get_info(c.cli, &st, sizeof(st));
 	tap_ok(rc == 0 && !strcmp(st.algo, algo) &&
 	       st.abi_version == MLTCP_ABI_VERSION && st.size == sizeof(st) &&
-	       st.iterations == 0 && st.flags == 0 && st.cwnd > 0,
-	       "%s: fresh %s connection: abi %u size %u algo %s flags %u cwnd %u",
-	       fam, algo, st.abi_version, st.size, st.algo, st.flags, st.cwnd);
+	       st.iterations == 0 && st.flags == 0 && st.cwnd > 0 &&
+	       st.phase == MLTCP_ABI_PHASE_BASE,
+	       "%s: fresh %s connection: abi %u size %u algo %s flags %u cwnd %u phase %u (want base)",
+	       fam, algo, st.abi_version, st.size, st.algo, st.flags, st.cwnd, st.phase);
+	/* the ABI 2 read of callers built before the phase: 72 bytes, no more */
+	memset(&st, 0x5a, sizeof(st));
+	rc = mltcp_get_state(c.cli, &st);
+	tap_ok(rc == 0 && st.size == MLTCP_INFO_SIZE_V2 && st.phase == 0x5a,
+	       "%s: mltcp_get_state() fills the ABI 2 size only: size %u", fam, st.size);
 	errno = 0;
 	tap_ok(mltcp_get_state(c.srv, &st) < 0 && errno == EOPNOTSUPP,
 	       "%s: accepted socket on the default algorithm: EOPNOTSUPP (%s)",
@@ -73,6 +87,11 @@ static void run(int family, const char *algo, uint64_t bytes, int iters)
 	for (k = 0; k < iters; k++) {
 		bool ok = true, mono = true;
 		uint32_t last = 0;
+		/* F's phase: unearned while the size is not shown, then the ramp
+		 * (a yield, after the restart, ends on a sample without a queue)
+		 */
+		unsigned int want_phase_f = want_phase(k ? MLTCP_ABI_PHASE_RAMP :
+						       MLTCP_ABI_PHASE_UNEARNED);
 
 		if (mltcp_iteration_begin(c.cli, k == 0 ? bytes : 0) < 0) {
 			tap_ok(false, "%s: iteration_begin: %s", fam,
@@ -85,11 +104,12 @@ static void run(int family, const char *algo, uint64_t bytes, int iters)
 		       st.bytes_ratio == 0 && st.f == MLTCP_ABI_Q10_ONE &&
 		       st.bytes_per_iter == bytes &&
 		       st.flags == (MLTCP_INFO_F_SIZE_GIVEN | MLTCP_INFO_F_BOUNDS_GIVEN |
-				    MLTCP_INFO_F_UNEARNED),
-		       "%s: begin #%d: iterations %u (want %d), bytes %llu, ratio %u, F %u (want 1024 until a send after an idle gap), flags %u",
+				    MLTCP_INFO_F_UNEARNED) &&
+		       st.phase == want_phase(MLTCP_ABI_PHASE_UNEARNED),
+		       "%s: begin #%d: iterations %u (want %d), bytes %llu, ratio %u, F %u (want 1024 until a send after an idle gap), flags %u, phase %u (want unearned)",
 		       fam, k + 1, st.iterations, k,
 		       (unsigned long long)st.bytes_this_iter, st.bytes_ratio,
-		       st.f, st.flags);
+		       st.f, st.flags, st.phase);
 		idle_pause();
 
 		for (j = 1; j <= 8; j++) {
@@ -106,11 +126,12 @@ static void run(int family, const char *algo, uint64_t bytes, int iters)
 				mono = false;
 			last = st.bytes_ratio;
 			if (st.bytes_this_iter != j * chunk ||
-			    st.bytes_ratio != want || st.f != want_f) {
-				tap_diag("chunk %d: bytes %llu (want %llu) ratio %u (want %u) F %u (want %u)",
+			    st.bytes_ratio != want || st.f != want_f ||
+			    (st.phase != MLTCP_ABI_PHASE_YIELD && st.phase != want_phase_f)) {
+				tap_diag("chunk %d: bytes %llu (want %llu) ratio %u (want %u) F %u (want %u) phase %u (want %u or yield)",
 					 j, (unsigned long long)st.bytes_this_iter,
 					 (unsigned long long)(j * chunk),
-					 st.bytes_ratio, want, st.f, want_f);
+					 st.bytes_ratio, want, st.f, want_f, st.phase, want_phase_f);
 				ok = false;
 			}
 		}
@@ -134,15 +155,18 @@ static void run(int family, const char *algo, uint64_t bytes, int iters)
 	if (send_all(c.cli, 2 * chunk) == 0 && wait_acked(c.cli) == 0 &&
 	    !get(c.cli, &st, "past the bound"))
 		tap_ok(st.bytes_this_iter == bytes + 3 * chunk && st.f == MLTCP_ABI_Q10_ONE &&
-		       !!(st.flags & MLTCP_INFO_F_OVERRUN) == (prm.mode != MLTCP_ABI_MODE_OFF),
-		       "%s: past 5/4 of the size: bytes %llu, F %u (want 1024), flags %u",
-		       fam, (unsigned long long)st.bytes_this_iter, st.f, st.flags);
+		       !!(st.flags & MLTCP_INFO_F_OVERRUN) == (prm.mode != MLTCP_ABI_MODE_OFF) &&
+		       st.phase == want_phase(iters > 1 ? MLTCP_ABI_PHASE_OVERRUN :
+					      MLTCP_ABI_PHASE_UNEARNED),
+		       "%s: past 5/4 of the size: bytes %llu, F %u (want 1024), flags %u, phase %u",
+		       fam, (unsigned long long)st.bytes_this_iter, st.f, st.flags, st.phase);
 
 	/* one more begin completes the last iteration */
 	if (mltcp_iteration_begin(c.cli, 0) == 0 && !get(c.cli, &st, "final begin"))
-		tap_ok(st.iterations == (uint32_t)iters && st.bytes_this_iter == 0,
-		       "%s: begin #%d: iterations %u", fam, iters + 1,
-		       st.iterations);
+		tap_ok(st.iterations == (uint32_t)iters && st.bytes_this_iter == 0 &&
+		       st.phase == want_phase(MLTCP_ABI_PHASE_UNEARNED),
+		       "%s: begin #%d: iterations %u, phase %u (want unearned)", fam, iters + 1,
+		       st.iterations, st.phase);
 
 	/*
 	 * size 0: hints dropped; the size learned from given boundaries is

@@ -72,7 +72,7 @@
 
 #include <linux/types.h>
 
-#define MLTCP_ABI_VERSION	2
+#define MLTCP_ABI_VERSION	3
 
 /* Q10 fixed point */
 #define MLTCP_ABI_Q10_ONE	1024
@@ -120,6 +120,29 @@ enum mltcp_abi_mode {
 	/* F = 1 for every socket: the plain base algorithms */
 	MLTCP_ABI_MODE_OFF = 2,
 	__MLTCP_ABI_MODE_MAX = MLTCP_ABI_MODE_OFF,
+};
+
+/*
+ * A socket's phase within its iterations (mltcp_info.phase, MLTCP_SOCK_A_PHASE,
+ * ABI 3).  F is 1 in BASE, UNEARNED and OVERRUN.
+ *
+ * BASE      no iteration F applies to (mode off, the size unknown or too
+ *           small, or no hints in mode given): the base algorithm
+ * UNEARNED  marked, or a new size declared, and not yet earned by an idle gap
+ * OVERRUN   the iteration carried more than overrun times its size, until it ends
+ * RAMP      F rises with the iteration's bytes, from intercept to slope + intercept
+ * TOP       the flow takes no turns: F stays at slope + intercept
+ * YIELD     the window restarted at the iteration's start and holds while
+ *           another flow's queue shows
+ */
+enum mltcp_abi_phase {
+	MLTCP_ABI_PHASE_BASE = 0,
+	MLTCP_ABI_PHASE_UNEARNED = 1,
+	MLTCP_ABI_PHASE_OVERRUN = 2,
+	MLTCP_ABI_PHASE_RAMP = 3,
+	MLTCP_ABI_PHASE_TOP = 4,
+	MLTCP_ABI_PHASE_YIELD = 5,
+	__MLTCP_ABI_PHASE_MAX = MLTCP_ABI_PHASE_YIELD,
 };
 
 /* ---- socket options ---------------------------------------------------- */
@@ -203,6 +226,9 @@ enum mltcp_abi_mode {
  *	tiebreak * stagger once F applies; every socket's does since 1.0.0
  *	(earlier ABI 2 builds gave none to learned sockets and reported 0) (ABI 2)
  * @reserved2: zero
+ * @phase: enum mltcp_abi_phase (ABI 3, MLTCP_INFO_SIZE_V3): valid only when
+ *	@size is at least MLTCP_INFO_SIZE_V3, else an older module left it zero
+ * @reserved3: zero
  */
 struct mltcp_info {
 	__u32	abi_version;
@@ -222,10 +248,13 @@ struct mltcp_info {
 	__u8	decrease;
 	__u8	head_start;
 	__u16	reserved2;
+	__u8	phase;
+	__u8	reserved3[7];
 };
 
 #define MLTCP_INFO_SIZE_V1	64
 #define MLTCP_INFO_SIZE_V2	72
+#define MLTCP_INFO_SIZE_V3	80
 
 /* ---- generic netlink ---------------------------------------------------- */
 
@@ -327,6 +356,7 @@ enum mltcp_sock_attr {
 	MLTCP_SOCK_A_F,			/* u32, Q10 */
 	MLTCP_SOCK_A_CWND,		/* u32, segments */
 	MLTCP_SOCK_A_TIEBREAK,		/* u32, Q10 (ABI 2) */
+	MLTCP_SOCK_A_PHASE,		/* u8, enum mltcp_abi_phase (ABI 3) */
 	__MLTCP_SOCK_A_MAX,
 };
 #define MLTCP_SOCK_A_MAX (__MLTCP_SOCK_A_MAX - 1)

@@ -141,6 +141,10 @@ static void test_get_state_args(void **state)
 	assert_fails(mltcp_get_state(closed_fd(), &st), EBADF);
 	assert_fails(mltcp_get_state(udp, &st), ENOPROTOOPT);
 	assert_fails(mltcp_get_state(p[0], &st), ENOTSOCK);
+	assert_fails(mltcp_get_info(-1, &st, sizeof(st)), EBADF);
+	assert_fails(mltcp_get_info(tcp, NULL, sizeof(st)), EINVAL);
+	assert_fails(mltcp_get_info(tcp, &st, MLTCP_INFO_SIZE_V1 - 1), EINVAL);
+	assert_fails(mltcp_get_info(udp, &st, sizeof(st)), ENOPROTOOPT);
 	/* unconnected: ENOTCONN with the module, ENOPROTOOPT without */
 	errno = 0;
 	assert_int_equal(mltcp_get_state(tcp, &st), -1);

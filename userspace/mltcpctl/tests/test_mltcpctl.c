@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "output.h"
@@ -47,7 +48,7 @@ static void test_commands(void **state)
 	assert_false(parse(&a, "show", NULL) || a.host);
 }
 
-/* -H/--host: host-wide counters, for show only */
+/* -H/--host: host-wide counters, for show and metrics only */
 static void test_host(void **state)
 {
 	struct mltcpctl_args a;
@@ -60,9 +61,11 @@ static void test_host(void **state)
 	assert_int_equal(a.cmd, MLTCPCTL_CMD_SHOW);
 	assert_true(a.host && a.json);
 	assert_int_equal(parse(&a, "sockets", "-H", NULL), -1);
-	assert_string_equal(errbuf, "-H/--host applies to show only");
+	assert_string_equal(errbuf, "-H/--host applies to show and metrics only");
 	assert_int_equal(parse(&a, "--host", "set", "slope", "1", NULL), -1);
-	assert_string_equal(errbuf, "-H/--host applies to show only");
+	assert_string_equal(errbuf, "-H/--host applies to show and metrics only");
+	assert_int_equal(parse(&a, "metrics", "-H", NULL), 0);
+	assert_true(a.cmd == MLTCPCTL_CMD_METRICS && a.host);
 	/* a value of set is never an option */
 	assert_int_equal(parse(&a, "set", "slope", "-H", NULL), -1);
 	assert_string_equal(errbuf, "set: invalid slope '-H' (a decimal from 0 to 8)");
@@ -294,6 +297,7 @@ static struct mltcpctl_sock make_sock(int family)
 		.flags = MLTCP_INFO_F_SIZE_GIVEN, .iterations = 3,
 		.bytes_this_iter = 500, .bytes_per_iter = 1000,
 		.bytes_ratio = 512, .f = 1536, .cwnd = 10, .tiebreak = 768,
+		.phase = MLTCP_ABI_PHASE_RAMP, .has_phase = true,
 	};
 
 	if (family == AF_INET) {
@@ -312,11 +316,12 @@ static void test_sockets_json(void **state)
 	char *text = NULL;
 
 	(void)state;
+	s[1].has_phase = false;	/* a module before ABI 3 */
 	CAPTURE(text, true, false, mltcpctl_print_sockets(&o, s, 2));
 	assert_string_equal(text,
 		"[{\"family\":\"inet\",\"src\":\"198.18.1.2\",\"sport\":40000,"
 		"\"dst\":\"198.19.1.2\",\"dport\":5201,\"state\":\"ESTAB\","
-		"\"inode\":12345,\"algo\":\"mltcp_cubic\",\"mode\":\"learned\","
+		"\"inode\":12345,\"algo\":\"mltcp_cubic\",\"mode\":\"learned\",\"phase\":\"ramp\","
 		"\"size_given\":true,\"bounds_given\":false,\"iterations\":3,"
 		"\"bytes_this_iter\":500,\"bytes_per_iter\":1000,"
 		"\"bytes_ratio\":0.5,\"bytes_ratio_q10\":512,\"f\":1.5,"
@@ -324,7 +329,7 @@ static void test_sockets_json(void **state)
 		"\"tiebreak\":0.75,\"tiebreak_q10\":768},"
 		"{\"family\":\"inet6\",\"src\":\"2001:db8:1:1::2\",\"sport\":40000,"
 		"\"dst\":\"::ffff:10.0.0.1\",\"dport\":5201,\"state\":\"ESTAB\","
-		"\"inode\":12345,\"algo\":\"mltcp_cubic\",\"mode\":\"learned\","
+		"\"inode\":12345,\"algo\":\"mltcp_cubic\",\"mode\":\"learned\",\"phase\":null,"
 		"\"size_given\":true,\"bounds_given\":false,\"iterations\":3,"
 		"\"bytes_this_iter\":500,\"bytes_per_iter\":1000,"
 		"\"bytes_ratio\":0.5,\"bytes_ratio_q10\":512,\"f\":1.5,"
@@ -343,8 +348,16 @@ static void test_sockets_table(void **state)
 	char *text = NULL;
 
 	(void)state;
+	s[1].phase = MLTCP_ABI_PHASE_YIELD;
 	CAPTURE(text, false, false, mltcpctl_print_sockets(&o, s, 2));
 	assert_non_null(strstr(text, "Local Address:Port"));
+	assert_non_null(strstr(text, " Algorithm    Phase    Hint "));
+	assert_non_null(strstr(text, " mltcp_cubic  ramp     S-- "));
+	assert_non_null(strstr(text, " mltcp_cubic  yield    S-- "));
+	free(text);
+	s[1].has_phase = false;
+	CAPTURE(text, false, false, mltcpctl_print_sockets(&o, s, 2));
+	assert_non_null(strstr(text, " mltcp_cubic  -        S-- "));
 	assert_non_null(strstr(text, "198.18.1.2:40000"));
 	assert_non_null(strstr(text, "[2001:db8:1:1::2]:40000"));
 	assert_non_null(strstr(text, "[::ffff:10.0.0.1]:5201"));
@@ -364,10 +377,121 @@ static void test_names(void **state)
 	assert_string_equal(mltcpctl_mode_name(77), "unknown");
 	assert_string_equal(mltcpctl_tcp_state_name(TCP_CLOSE_WAIT), "CLOSE-WAIT");
 	assert_string_equal(mltcpctl_tcp_state_name(200), "UNKNOWN");
+	assert_string_equal(mltcpctl_phase_name(MLTCP_ABI_PHASE_BASE), "base");
+	assert_string_equal(mltcpctl_phase_name(MLTCP_ABI_PHASE_UNEARNED), "unearned");
+	assert_string_equal(mltcpctl_phase_name(MLTCP_ABI_PHASE_OVERRUN), "overrun");
+	assert_string_equal(mltcpctl_phase_name(MLTCP_ABI_PHASE_RAMP), "ramp");
+	assert_string_equal(mltcpctl_phase_name(MLTCP_ABI_PHASE_TOP), "top");
+	assert_string_equal(mltcpctl_phase_name(MLTCP_ABI_PHASE_YIELD), "yield");
+	assert_string_equal(mltcpctl_phase_name(__MLTCP_ABI_PHASE_MAX + 1), "unknown");
 	mltcpctl_format_endpoint(buf, sizeof(buf), AF_INET, a4, 80);
 	assert_string_equal(buf, "127.0.0.1:80");
 	mltcpctl_format_endpoint(buf, sizeof(buf), 99, a4, 80);
 	assert_string_equal(buf, "?:80");
+}
+
+/* metrics [FILE]: Prometheus text, to standard output or a file */
+static void test_metrics_args(void **state)
+{
+	struct mltcpctl_args a;
+
+	(void)state;
+	assert_int_equal(parse(&a, "metrics", NULL), 0);
+	assert_true(a.cmd == MLTCPCTL_CMD_METRICS && !a.metrics_file && !a.host);
+	assert_int_equal(parse(&a, "m", "/tmp/x.prom", NULL), 0);
+	assert_true(a.cmd == MLTCPCTL_CMD_METRICS);
+	assert_string_equal(a.metrics_file, "/tmp/x.prom");
+	assert_int_equal(parse(&a, "metrics", "a.prom", "b.prom", NULL), -1);
+	assert_string_equal(errbuf, "metrics: give at most one file");
+	assert_int_equal(parse(&a, "metrics", "", NULL), -1);
+	assert_string_equal(errbuf, "metrics: the file name is empty");
+	assert_int_equal(parse(&a, "-j", "metrics", NULL), -1);
+	assert_string_equal(errbuf, "metrics: the output is Prometheus text, not JSON (no -j or -p)");
+	assert_int_equal(parse(&a, "show", "x.prom", NULL), -1);
+}
+
+/* promtool check metrics on @path (Debian's prometheus package; scripts/deps.sh) */
+static int promtool_check(const char *path)
+{
+	char cmd[4200];
+
+	if (system("command -v promtool >/dev/null")) {
+		print_error("promtool not found: install Debian's prometheus (scripts/deps.sh)\n");
+		return -1;
+	}
+	snprintf(cmd, sizeof(cmd), "promtool check metrics < '%s'", path);
+	return system(cmd);
+}
+
+static void test_metrics(void **state)
+{
+	struct mltcpctl_sock s[4] = { make_sock(AF_INET), make_sock(AF_INET6),
+				      make_sock(AF_INET), make_sock(AF_INET) };
+	char dir[] = "/tmp/mltcpctl-test.XXXXXX", path[64], err[256], *text = NULL, *back;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	s[1].phase = MLTCP_ABI_PHASE_YIELD;
+	s[2].phase = MLTCP_ABI_PHASE_YIELD;
+	s[3].has_phase = false;
+	CAPTURE(text, false, false,
+		mltcpctl_print_metrics(o.f, &params, algos, 2, MLTCPCTL_SCOPE_NETNS, s, 4));
+	assert_non_null(strstr(text, "# TYPE mltcp_mode gauge\n"
+				     "mltcp_mode{mode=\"learned\"} 0\n"
+				     "mltcp_mode{mode=\"given\"} 1\n"
+				     "mltcp_mode{mode=\"off\"} 0\n"));
+	assert_non_null(strstr(text, "mltcp_sockets{algo=\"mltcp_reno\"} 2\n"));
+	assert_non_null(strstr(text, "# TYPE mltcp_sockets_opened_total counter\n"));
+	assert_non_null(strstr(text, "mltcp_sockets_opened_total{algo=\"mltcp_reno\"} 5\n"));
+	assert_non_null(strstr(text,
+		"mltcp_iterations_total{algo=\"mltcp_reno\",boundary=\"learned\"} 7\n"
+		"mltcp_iterations_total{algo=\"mltcp_reno\",boundary=\"given\"} 11\n"));
+	assert_non_null(strstr(text, "in this network namespace.\n"));
+	assert_non_null(strstr(text, "# TYPE mltcp_phase_sockets gauge\n"
+				     "mltcp_phase_sockets{phase=\"base\"} 0\n"
+				     "mltcp_phase_sockets{phase=\"unearned\"} 0\n"
+				     "mltcp_phase_sockets{phase=\"overrun\"} 0\n"
+				     "mltcp_phase_sockets{phase=\"ramp\"} 1\n"
+				     "mltcp_phase_sockets{phase=\"top\"} 0\n"
+				     "mltcp_phase_sockets{phase=\"yield\"} 2\n"
+				     "mltcp_phase_sockets{phase=\"unknown\"} 1\n"));
+
+	/* replaced at once, readable by the collector, checked by promtool */
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/mltcp.prom", dir);
+	assert_int_equal(mltcpctl_replace_file(path, "old\n", 4, err, sizeof(err)), 0);
+	assert_int_equal(mltcpctl_replace_file(path, text, strlen(text), err, sizeof(err)), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	back = NULL;
+	len = 0;
+	assert_int_equal(getdelim(&back, &len, '\0', f), (ssize_t)strlen(text));
+	assert_string_equal(back, text);
+	fclose(f);
+	free(back);
+	assert_int_equal(promtool_check(path), 0);
+	free(text);
+
+	/* no socket, a label to escape, host-wide counters: still valid */
+	CAPTURE(text, false, false,
+		mltcpctl_print_metrics(o.f, &params, &(struct mltcpctl_algo){ .name = "a\"b\\c" }, 1,
+				       MLTCPCTL_SCOPE_HOST, s, 0));
+	assert_non_null(strstr(text, "mltcp_sockets{algo=\"a\\\"b\\\\c\"} 0\n"));
+	assert_non_null(strstr(text, "in the host.\n"));
+	assert_null(strstr(text, "unknown"));
+	assert_int_equal(mltcpctl_replace_file(path, text, strlen(text), err, sizeof(err)), 0);
+	assert_int_equal(promtool_check(path), 0);
+	free(text);
+
+	/* a directory that is not there: an error, nothing written */
+	snprintf(path, sizeof(path), "%s/none/mltcp.prom", dir);
+	assert_int_equal(mltcpctl_replace_file(path, "x", 1, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot create a file beside it"));
+	/* only mltcp.prom is left: no temporary file */
+	snprintf(path, sizeof(path), "%s/mltcp.prom", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
 }
 
 int main(void)
@@ -384,6 +508,8 @@ int main(void)
 		cmocka_unit_test(test_sockets_json),
 		cmocka_unit_test(test_sockets_table),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_metrics_args),
+		cmocka_unit_test(test_metrics),
 	};
 
 	return cmocka_run_group_tests_name("mltcpctl", tests, NULL, NULL);

@@ -52,6 +52,7 @@
 #ifndef _MLTCP_LIBMLTCP_H
 #define _MLTCP_LIBMLTCP_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/mltcp.h>
 
@@ -147,15 +148,32 @@ int mltcp_set_tiebreak(int fd, uint32_t q10);
 int mltcp_iteration_begin(int fd, uint64_t bytes);
 
 /**
- * mltcp_get_state() - read a socket's MLTCP state
+ * mltcp_get_state() - read a socket's MLTCP state, up to ABI 2
  * @fd: connected TCP socket on an MLTCP congestion control
- * @st: filled in on success; fields a module older than this library
- *	does not know are zero
+ * @st: its first MLTCP_INFO_SIZE_V2 bytes filled in on success (st->size
+ *	says how many the module knew); fields a module older than this
+ *	library does not know are zero
+ *
+ * Kept for callers built against the ABI 2 structure; mltcp_get_info()
+ * also gives the later fields (the phase).
  *
  * Return: 0, or -1 with errno EBADF, ENOTSOCK, EINVAL (@st NULL),
  *	ENOPROTOOPT, EOPNOTSUPP, or ENOTCONN (listening or not connected).
  */
 int mltcp_get_state(int fd, struct mltcp_info *st);
+
+/**
+ * mltcp_get_info() - read a socket's MLTCP state
+ * @fd: connected TCP socket on an MLTCP congestion control
+ * @st: filled in on success, at most @size bytes; st->size is the number
+ *	of bytes the module (or the BPF backend) filled in, so a field is
+ *	valid when st->size covers it (phase: MLTCP_INFO_SIZE_V3)
+ * @size: sizeof(*st) as the caller was built, at least MLTCP_INFO_SIZE_V1
+ *
+ * Return: 0, or -1 with errno EBADF, ENOTSOCK, EINVAL (@st NULL or @size
+ *	too small), ENOPROTOOPT, EOPNOTSUPP, or ENOTCONN.
+ */
+int mltcp_get_info(int fd, struct mltcp_info *st, size_t size);
 
 /**
  * mltcp_q10_to_double() - convert a Q10 value (bytes_ratio, f) to double
