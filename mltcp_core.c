@@ -210,8 +210,9 @@ bool mltcp_ca_ack(struct sock *sk, u32 *acked, bool cwnd_limited)
 	}
 	mltcp_hook_ack(ms, &in, &out);
 	if (out.yield == MLTCP_YIELD_DRAINED || out.yield == MLTCP_YIELD_EXPIRED)
-		trace_mltcp_yield(sk, in.rtt.now_ms - ms->start_ms, out.yield == MLTCP_YIELD_EXPIRED,
-				  mltcp_yield_backoff(ms), in.rtt.rtt_us, in.rtt.min_rtt_us);
+		trace_mltcp_yield(sk, in.rtt.now_ms - ms->start_ms,
+				  out.yield == MLTCP_YIELD_EXPIRED, mltcp_yield_backoff(ms),
+				  in.rtt.rtt_us, in.rtt.min_rtt_us);
 	if (out.slow_start) {
 		trace_mltcp_ack(sk, ms, out.f, in.acked, in.acked);
 		tcp_snd_cwnd_set(tp, out.cwnd);

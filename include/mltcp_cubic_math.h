@@ -23,7 +23,7 @@
 #define MLTCP_CUBIC_BETA_SCALE		1024U	/* beta is beta / 1024 */
 #define MLTCP_CUBIC_HZ_SHIFT		10	/* t in 1/1024 s */
 /* |t - K| is capped at 2^18 units (256 s) so that C * |t - K|^3 fits in 64 bits. */
-#define MLTCP_CUBIC_DT_MAX		(1ULL << 18)
+#define MLTCP_CUBIC_DT_MAX		0x40000ULL
 #define MLTCP_CUBIC_FIRST_EPOCH_CNT	20U	/* at least cwnd / 20 per RTT while W_max = 0 */
 
 #define MLTCP_HYSTART_ACK_TRAIN		0x1
@@ -65,12 +65,10 @@ struct mltcp_cubic_params {
 
 #define MLTCP_CUBIC_BETA_DEFAULT	717	/* 0.7 */
 #define MLTCP_CUBIC_BIC_SCALE_DEFAULT	41	/* C = 0.4 */
-/* beta_scale = 8 * (1 + beta) / (3 * (1 - beta)), rounded down */
-#define MLTCP_CUBIC_BETA_SCALE_OF(b)	\
-	(8U * (MLTCP_CUBIC_BETA_SCALE + (b)) / 3U / (MLTCP_CUBIC_BETA_SCALE - (b)))
-#define MLTCP_CUBIC_FACTOR_OF(c)	((1ULL << (10 + 3 * MLTCP_CUBIC_HZ_SHIFT)) / (c))
-
-/* Linux's cubic defaults; a constant, so the BPF backend folds it */
+/*
+ * Linux's cubic defaults, with what mltcp_cubic_params_derive() computes
+ * from them; a constant, so that the BPF backend folds it.
+ */
 #define MLTCP_CUBIC_PARAMS_DEFAULT {						\
 	.fast_convergence = 1,							\
 	.beta = MLTCP_CUBIC_BETA_DEFAULT,					\
@@ -79,9 +77,9 @@ struct mltcp_cubic_params {
 	.hystart_detect = MLTCP_HYSTART_ACK_TRAIN | MLTCP_HYSTART_DELAY,	\
 	.hystart_low_window = 16,						\
 	.hystart_ack_delta_us = 2000,						\
-	.cube_rtt_scale = MLTCP_CUBIC_BIC_SCALE_DEFAULT * 10,			\
-	.beta_scale = MLTCP_CUBIC_BETA_SCALE_OF(MLTCP_CUBIC_BETA_DEFAULT),	\
-	.cube_factor = MLTCP_CUBIC_FACTOR_OF(MLTCP_CUBIC_BIC_SCALE_DEFAULT * 10), \
+	.cube_rtt_scale = 410,							\
+	.beta_scale = 15,							\
+	.cube_factor = 2681735677ULL,	/* 2^40 / 410 */			\
 }
 
 /**
@@ -96,7 +94,9 @@ static inline int mltcp_cubic_params_derive(struct mltcp_cubic_params *p, int bi
 {
 	if (p->beta <= 0 || p->beta >= (int)MLTCP_CUBIC_BETA_SCALE || bic_scale <= 0)
 		return -EINVAL;
-	p->beta_scale = MLTCP_CUBIC_BETA_SCALE_OF((u32)p->beta);
+	/* 8 * (1 + beta) / (3 * (1 - beta)), rounded down */
+	p->beta_scale = 8U * (MLTCP_CUBIC_BETA_SCALE + p->beta) / 3U /
+			(MLTCP_CUBIC_BETA_SCALE - p->beta);
 	p->cube_rtt_scale = (u32)bic_scale * 10;
 	p->cube_factor = div64_u64(1ULL << (10 + 3 * MLTCP_CUBIC_HZ_SHIFT), p->cube_rtt_scale);
 	return 0;
@@ -174,7 +174,7 @@ static inline void mltcp_cubic_reset(struct mltcp_cubic_state *ca)
  * verifier checks it once instead of once per path through its caller.
  */
 #ifdef __bpf__
-__attribute__((noinline)) u32 mltcp_cubic_cbrt(u64 a)
+__noinline u32 mltcp_cubic_cbrt(u64 a)
 #else
 static inline u32 mltcp_cubic_cbrt(u64 a)
 #endif
@@ -200,8 +200,8 @@ static inline u32 mltcp_cubic_cbrt(u64 a)
 }
 
 /* A new HyStart round from @now_us; it ends when snd_una passes @snd_nxt. */
-MLTCP_CC_INLINE void mltcp_hystart_round_start(struct mltcp_cubic_state *ca, u32 now_us,
-					       u32 snd_nxt)
+static __always_inline void mltcp_hystart_round_start(struct mltcp_cubic_state *ca, u32 now_us,
+						      u32 snd_nxt)
 {
 	ca->shared = MLTCP_CUBIC_SHARED_HYSTART;
 	ca->hs.round_start = now_us;
@@ -215,7 +215,7 @@ MLTCP_CC_INLINE void mltcp_hystart_round_start(struct mltcp_cubic_state *ca, u32
  * Time a TSO/GSO burst of 4 maximal packets takes at @pacing_rate (bytes/s),
  * at most 1 ms: ACKs of such a burst arrive late without meaning a long train.
  */
-MLTCP_CC_INLINE u32 mltcp_hystart_ack_delay_us(u64 pacing_rate)
+static __always_inline u32 mltcp_hystart_ack_delay_us(u64 pacing_rate)
 {
 	u64 d;
 
@@ -254,9 +254,9 @@ struct mltcp_hystart_in {
  * MLTCP_HYSTART_DELAY; @ca->found is then set and the caller sets
  * ssthresh = cwnd), or 0.
  */
-MLTCP_CC_INLINE int mltcp_hystart_update(struct mltcp_cubic_state *ca,
-					 const struct mltcp_cubic_params *p,
-					 const struct mltcp_hystart_in *in, u32 delay)
+static __always_inline int mltcp_hystart_update(struct mltcp_cubic_state *ca,
+						const struct mltcp_cubic_params *p,
+						const struct mltcp_hystart_in *in, u32 delay)
 {
 	int detect = MLTCP_CC_PARAM(p->hystart_detect);
 	u32 threshold, floor;
@@ -311,8 +311,8 @@ MLTCP_CC_INLINE int mltcp_hystart_update(struct mltcp_cubic_state *ca,
  *
  * Return: the sample (at least 1) for HyStart, or 0 if it was ignored.
  */
-MLTCP_CC_INLINE u32 mltcp_cubic_rtt_sample(struct mltcp_cubic_state *ca, s32 rtt_us, u32 now,
-					   u32 hz)
+static __always_inline u32 mltcp_cubic_rtt_sample(struct mltcp_cubic_state *ca, s32 rtt_us, u32 now,
+						  u32 hz)
 {
 	u32 delay;
 
@@ -327,8 +327,8 @@ MLTCP_CC_INLINE u32 mltcp_cubic_rtt_sample(struct mltcp_cubic_state *ca, s32 rtt
 }
 
 /* W_cubic at @t (1/1024 s after the epoch start), segments. */
-MLTCP_CC_INLINE u32 mltcp_cubic_target(const struct mltcp_cubic_state *ca,
-				       const struct mltcp_cubic_params *p, u64 t)
+static __always_inline u32 mltcp_cubic_target(const struct mltcp_cubic_state *ca,
+					      const struct mltcp_cubic_params *p, u64 t)
 {
 	u64 dt, off;
 
@@ -347,9 +347,9 @@ MLTCP_CC_INLINE u32 mltcp_cubic_target(const struct mltcp_cubic_state *ca,
  * A new epoch at @now: the curve's plateau is W_max, reached after K, or
  * cwnd at once when cwnd is at or above W_max.
  */
-MLTCP_CC_INLINE void mltcp_cubic_epoch_start(struct mltcp_cubic_state *ca,
-					     const struct mltcp_cubic_params *p,
-					     u32 cwnd, u32 credit, u32 now)
+static __always_inline void mltcp_cubic_epoch_start(struct mltcp_cubic_state *ca,
+						    const struct mltcp_cubic_params *p, u32 cwnd,
+						    u32 credit, u32 now)
 {
 	u64 diff, most;
 
@@ -383,9 +383,9 @@ MLTCP_CC_INLINE void mltcp_cubic_epoch_start(struct mltcp_cubic_state *ca,
  *
  * Return: the count for tcp_cong_avoid_ai(), at least 2.
  */
-MLTCP_CC_INLINE u32 mltcp_cubic_cnt(struct mltcp_cubic_state *ca,
-				    const struct mltcp_cubic_params *p,
-				    u32 cwnd, u32 credit, u32 now, u32 hz)
+static __always_inline u32 mltcp_cubic_cnt(struct mltcp_cubic_state *ca,
+					   const struct mltcp_cubic_params *p, u32 cwnd, u32 credit,
+					   u32 now, u32 hz)
 {
 	bool cached = ca->shared == MLTCP_CUBIC_SHARED_RATE;
 	u32 target, cnt;
@@ -449,8 +449,8 @@ friendliness:
  *
  * Return: cwnd * beta, at least 2 (before MLTCP divides the cut by F).
  */
-MLTCP_CC_INLINE u32 mltcp_cubic_cut(struct mltcp_cubic_state *ca,
-					 const struct mltcp_cubic_params *p, u32 cwnd)
+static __always_inline u32 mltcp_cubic_cut(struct mltcp_cubic_state *ca,
+					   const struct mltcp_cubic_params *p, u32 cwnd)
 {
 	/* beta is writable at run time; keep the cut a cut */
 	int beta = MLTCP_CC_PARAM(p->beta);
@@ -472,7 +472,8 @@ MLTCP_CC_INLINE u32 mltcp_cubic_cut(struct mltcp_cubic_state *ca,
  * The application sends again after @lsndtime (jiffies): t must not count
  * the time it was idle (RFC 9438 5.8), so the epoch moves by the idle time.
  */
-MLTCP_CC_INLINE void mltcp_cubic_tx_start(struct mltcp_cubic_state *ca, u32 now, u32 lsndtime)
+static __always_inline void mltcp_cubic_tx_start(struct mltcp_cubic_state *ca, u32 now,
+						 u32 lsndtime)
 {
 	s32 idle = now - lsndtime;
 

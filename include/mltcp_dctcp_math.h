@@ -52,7 +52,7 @@ struct mltcp_dctcp_state {
  *
  * Return: the new alpha, at most MLTCP_DCTCP_MAX_ALPHA.
  */
-MLTCP_CC_INLINE u32 mltcp_dctcp_alpha_step(u32 alpha, u32 g, u32 delivered, u32 delivered_ce)
+static __always_inline u32 mltcp_dctcp_alpha_step(u32 alpha, u32 g, u32 delivered, u32 delivered_ce)
 {
 	u32 decay = alpha >> g;
 
@@ -69,7 +69,7 @@ MLTCP_CC_INLINE u32 mltcp_dctcp_alpha_step(u32 alpha, u32 g, u32 delivered, u32 
 }
 
 /* ECE: cwnd * (1 - alpha / 2), at least 2; remembered for undo */
-MLTCP_CC_INLINE u32 mltcp_dctcp_ecn_cut(struct mltcp_dctcp_state *ca, u32 cwnd)
+static __always_inline u32 mltcp_dctcp_ecn_cut(struct mltcp_dctcp_state *ca, u32 cwnd)
 {
 	u32 cut = cwnd - ((cwnd * ca->alpha) >> 11);
 
@@ -78,7 +78,7 @@ MLTCP_CC_INLINE u32 mltcp_dctcp_ecn_cut(struct mltcp_dctcp_state *ca, u32 cwnd)
 }
 
 /* Loss: half the window now, at least 2, like standard TCP; remembered for undo */
-MLTCP_CC_INLINE u32 mltcp_dctcp_loss_cut(struct mltcp_dctcp_state *ca, u32 cwnd)
+static __always_inline u32 mltcp_dctcp_loss_cut(struct mltcp_dctcp_state *ca, u32 cwnd)
 {
 	u32 half = cwnd >> 1;
 
@@ -87,15 +87,15 @@ MLTCP_CC_INLINE u32 mltcp_dctcp_loss_cut(struct mltcp_dctcp_state *ca, u32 cwnd)
 }
 
 /* Undo: the window of the last reduction (ECN or loss) */
-MLTCP_CC_INLINE u32 mltcp_dctcp_undo(const struct mltcp_dctcp_state *ca, u32 cwnd)
+static __always_inline u32 mltcp_dctcp_undo(const struct mltcp_dctcp_state *ca, u32 cwnd)
 {
 	return cwnd > ca->loss_cwnd ? cwnd : ca->loss_cwnd;
 }
 
 #if defined(__KERNEL__) || defined(__bpf__)
 
-MLTCP_CC_INLINE void mltcp_dctcp_window_start(const struct tcp_sock *tp,
-					      struct mltcp_dctcp_state *ca)
+static __always_inline void mltcp_dctcp_window_start(const struct tcp_sock *tp,
+						     struct mltcp_dctcp_state *ca)
 {
 	ca->next_seq = tp->snd_nxt;
 	ca->old_delivered = tp->delivered;
@@ -103,8 +103,8 @@ MLTCP_CC_INLINE void mltcp_dctcp_window_start(const struct tcp_sock *tp,
 }
 
 /* A fresh state with alpha = @alpha, the window starting now. */
-MLTCP_CC_INLINE void mltcp_dctcp_start(const struct tcp_sock *tp, struct mltcp_dctcp_state *ca,
-				       u32 alpha)
+static __always_inline void mltcp_dctcp_start(const struct tcp_sock *tp,
+					      struct mltcp_dctcp_state *ca, u32 alpha)
 {
 	__builtin_memset(ca, 0, sizeof(*ca));
 	ca->alpha = alpha;
@@ -113,8 +113,8 @@ MLTCP_CC_INLINE void mltcp_dctcp_start(const struct tcp_sock *tp, struct mltcp_d
 }
 
 /* Sender, at each ACK: at the end of a window, alpha from its marks. */
-MLTCP_CC_INLINE void mltcp_dctcp_ack(const struct tcp_sock *tp, struct mltcp_dctcp_state *ca,
-				     u32 g)
+static __always_inline void mltcp_dctcp_ack(const struct tcp_sock *tp, struct mltcp_dctcp_state *ca,
+					    u32 g)
 {
 	if (before(tp->snd_una, ca->next_seq))
 		return;
@@ -124,7 +124,7 @@ MLTCP_CC_INLINE void mltcp_dctcp_ack(const struct tcp_sock *tp, struct mltcp_dct
 	mltcp_dctcp_window_start(tp, ca);
 }
 
-MLTCP_CC_INLINE void mltcp_dctcp_set_ece(struct tcp_sock *tp, u8 ce)
+static __always_inline void mltcp_dctcp_set_ece(struct tcp_sock *tp, u8 ce)
 {
 	if (ce)
 		tp->ecn_flags |= TCP_ECN_DEMAND_CWR;
@@ -145,8 +145,8 @@ MLTCP_CC_INLINE void mltcp_dctcp_set_ece(struct tcp_sock *tp, u8 ce)
  *
  * Return: true if @ev was one of the two, false to let the caller handle it.
  */
-MLTCP_CC_INLINE bool mltcp_dctcp_ce_event(struct sock *sk, struct mltcp_dctcp_state *ca,
-					  enum tcp_ca_event ev)
+static __always_inline bool mltcp_dctcp_ce_event(struct sock *sk, struct mltcp_dctcp_state *ca,
+						 enum tcp_ca_event ev)
 {
 	struct inet_connection_sock *icsk = inet_csk(sk);
 	struct tcp_sock *tp = tcp_sk(sk);

@@ -77,6 +77,9 @@ series() { echo "$1" | cut -d. -f1-2; }
 tag() { sed -u -E "s/^([[:space:]]*(not )?ok)( [0-9]+)?( -)?( |\$)/\\1\\3 - [$(series "$1")] /"; }
 say "# make check: kernels ${kvers[*]}"
 stage "userspace builds with -Wall -Wextra -Werror" make --no-print-directory userspace
+# ~15 s (the first run also downloads Debian's linux-source once, ~150 MB)
+stage "checkpatch.pl --strict finds nothing in the kernel C (make checkpatch)" \
+	make --no-print-directory checkpatch
 stage "[slurm] the SPANK plugin (contrib/slurm) builds with -Wall -Wextra -Werror" \
 	make --no-print-directory slurm
 say "# ===== unit tests (cmocka, host)"
