@@ -105,25 +105,27 @@ Analyse(const Scenario& sc,
         jm.count = window.size();
         // a run's jobs keep iterating to its end unless something stopped one
         double lastEnd = its.empty() ? kSetupMs : its.back().endMs;
-        if (run.simS * 1e3 - lastEnd > std::max(2000.0, 5 * idealMs[i]))
+        double open = run.simS * 1e3 - lastEnd;
+        if (open > std::max(2000.0, 5 * idealMs[i]))
         {
             jm.stalledMs = lastEnd;
             vm.stalled++;
         }
-        if (!window.empty())
+        // A job stalled, or with no iteration in the last half, is counted, not
+        // left out: its unfinished iteration enters at the time it has taken so
+        // far (a lower bound), and a job with nothing else fails.
+        if (jm.stalledMs >= 0 || window.empty())
         {
-            double s = 0;
-            for (double r : window)
-            {
-                s += r;
-            }
-            jm.mean = s / window.size();
-            jm.p99 = Percentile(window, 0.99);
+            window.push_back(open / idealMs[i]);
+            jm.failed = jm.count == 0;
         }
-        else
+        double s = 0;
+        for (double r : window)
         {
-            jm.mean = jm.p99 = NAN;
+            s += r;
         }
+        jm.mean = s / window.size();
+        jm.p99 = Percentile(window, 0.99);
         // smooth[e] is the window ending at e; the last bad one starts at max(0, e - 4)
         int last = -1;
         for (size_t e = 0; e < smooth.size(); e++)
@@ -139,18 +141,12 @@ Analyse(const Scenario& sc,
             jm.settleMs = its[jm.settle].startMs - kSetupMs;
         }
         all.insert(all.end(), window.begin(), window.end());
-        if (window.empty())
-        {
-            vm.missing++;
-        }
-        else
-        {
-            sum += jm.mean;
-            vm.worst = std::max(vm.worst, jm.mean);
-        }
+        vm.missing += jm.failed;
+        sum += jm.mean;
+        vm.worst = std::max(vm.worst, jm.mean);
         vm.jobs.push_back(jm);
     }
-    vm.mean = vm.missing == jobs.size() ? NAN : sum / (jobs.size() - vm.missing);
+    vm.mean = jobs.empty() ? NAN : sum / jobs.size();
     vm.p99 = Percentile(all, 0.99);
     vm.settle = 0;
     for (const JobMetrics& jm : vm.jobs)

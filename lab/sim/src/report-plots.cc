@@ -13,8 +13,7 @@
 namespace ns3
 {
 
-/** Plot @plots (one gnuplot plot clause each) into @name.svg. @return the svg's name or "". */
-static std::string
+std::string
 Plot(const PlotContext& pc,
      const std::string& name,
      const std::string& title,

@@ -25,6 +25,16 @@ struct PlotContext
     const PointMetrics& metrics;
 };
 
+/**
+ * Plot @plots (one gnuplot plot clause each) with @settings into
+ * BASE-@name.svg. @return the svg's name or "".
+ */
+std::string Plot(const PlotContext& pc,
+                 const std::string& name,
+                 const std::string& title,
+                 const std::string& settings,
+                 const std::vector<std::string>& plots);
+
 /** Per job at the main point: mean (bars) and p99 (points) over the ideal. */
 std::string PlotJobs(const PlotContext& pc);
 

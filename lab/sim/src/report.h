@@ -12,7 +12,10 @@
  *   half of the run, divided by its ideal; the cluster's mean is the mean
  *   over jobs, its p99 the 99th percentile of all those iterations;
  * - a job has stalled when it finished no iteration in the last
- *   max(2 s, 5 ideal iterations) of a run;
+ *   max(2 s, 5 ideal iterations) of a run; a stalled job's unfinished
+ *   iteration counts in its mean and p99 at the time it has taken so far,
+ *   and a job with no iteration in the last half fails: it counts at that
+ *   time alone, never left out of the cluster's mean;
  * - a job has settled at iteration k when the mean of every five
  *   consecutive iterations from k on is within 1.10x its ideal; the
  *   cluster has settled when every job has, at the latest of those
@@ -45,19 +48,22 @@ struct VariantRun
 /** A point of the sweep (the number of jobs and the oversubscription) and its runs. */
 struct PointResult
 {
+    uint32_t seed = 0; //!< the run's seed, 0: the scenario's
     uint32_t njobs = 0;
     double oversubscription = 0; //!< 0: the topology has none
     std::vector<uint32_t> jobs;  //!< indices into the scenario's jobs
     std::vector<std::string> names;
     std::vector<double> idealMs;      //!< measured alone, stock algorithm
-    std::vector<double> mltcpAloneMs; //!< measured alone under MLTCP (main point only)
+    std::vector<double> mltcpAloneMs; //!< measured alone under MLTCP
     std::vector<double> offsetsMs;    //!< stock's and MLTCP's start offsets
-    std::vector<double> centralOffsetsMs;
+    std::vector<double> centralOffsetsMs; //!< the centralized schedule's shifts
+    std::vector<double> centralPredMs;    //!< its fluid model's iteration under them
     std::vector<double> predIdealMs; //!< the compat model's
     std::vector<double> predFairMs;
     std::vector<double> predInterleavedMs;
     std::vector<SharedLink> links;
-    double centralOverlap = 0; //!< jc_schedule()'s overlap, summed over links
+    double centralExcessMs = 0; //!< the model's traffic above capacity at the shifts
+    double alignedExcessMs = 0; //!< the same with every job released at once
     VariantRun stock;
     VariantRun mltcp;
     VariantRun central;
@@ -72,7 +78,8 @@ struct ReportInput
     std::string queues;   //!< how the switch ports queue
     double wallS = 0;     //!< all runs, wall clock; 0: not measured (--report-only)
     uint32_t processes = 1;
-    std::vector<PointResult> points; //!< the first is the main point
+    std::vector<PointResult> points; //!< the first seed's; the first is the main point
+    std::vector<std::vector<PointResult>> seeds; //!< every seed's points, the first's first
     std::vector<RunResult> aloneRuns;
 };
 
@@ -85,14 +92,15 @@ struct JobMetrics
     int settle = -1;    //!< iteration it settled at, -1 never
     double settleMs = 0;
     double stalledMs = -1; //!< when it stopped finishing iterations, -1: it did not
+    bool failed = false;   //!< no iteration in the last half: counted at its open one
 };
 
 struct VariantMetrics
 {
     bool present = false;
     std::vector<JobMetrics> jobs;
-    double mean = 0;      //!< mean over the jobs with last-half iterations
-    uint32_t missing = 0; //!< jobs without any
+    double mean = 0;      //!< mean over every job, failed and stalled ones included
+    uint32_t missing = 0; //!< jobs that failed: no iteration in the last half
     uint32_t stalled = 0; //!< jobs that stopped finishing iterations
     double p99 = 0;       //!< over all last-half iterations
     double worst = 0;     //!< the largest job mean

@@ -75,12 +75,13 @@ std::vector<double>
 RandomOffsets(const Scenario& sc, const std::vector<double>& periodMs)
 {
     std::vector<double> offsets(periodMs.size(), 0);
-    if (sc.randomStart)
+    if (sc.randomStart || sc.startJitterMs > 0)
     {
         std::mt19937_64 rng(sc.seed * 7919 + 1);
         for (size_t i = 0; i < offsets.size(); i++)
         {
-            offsets[i] = periodMs[i] * double(rng() >> 11) / double(1ULL << 53);
+            double u = double(rng() >> 11) / double(1ULL << 53);
+            offsets[i] = u * (sc.randomStart ? periodMs[i] : sc.startJitterMs);
         }
     }
     return offsets;

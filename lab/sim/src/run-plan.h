@@ -10,6 +10,7 @@
 #include "scenario.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -19,6 +20,7 @@ namespace ns3
 struct PointPlan
 {
     PointResult result;
+    std::string tag; //!< its runs' labels start with it
     int stock = -1;
     int mltcp = -1;
     int central = -1;
@@ -30,7 +32,10 @@ std::vector<std::vector<uint32_t>> AloneGroups(const Topology& topo,
                                                const std::vector<std::vector<uint32_t>>& hosts,
                                                const std::vector<uint32_t>& which);
 
-/** @return each job's start offset: 0, or random within its period with start = random. */
+/**
+ * @return each job's start offset: random within its period with start =
+ * random, else random within start_jitter_ms (0 without).
+ */
 std::vector<double> RandomOffsets(const Scenario& sc, const std::vector<double>& periodMs);
 
 } // namespace ns3

@@ -24,30 +24,37 @@ MakeTopology(const Scenario& sc, double oversubscription)
 {
     double host = sc.hostRateMbps * 1e6;
     double core = sc.coreRateMbps * 1e6;
+    std::unique_ptr<Topology> t;
     if (sc.topology == "dumbbell")
     {
-        return std::make_unique<DumbbellTopology>(sc.pairs,
-                                                  host,
-                                                  core,
-                                                  sc.hostDelayUs,
-                                                  sc.coreDelayUs);
-    }
-    if (sc.topology == "parkinglot")
-    {
-        return std::make_unique<ParkingLotTopology>(sc.switches,
-                                                    sc.hostsPerSwitch,
-                                                    host,
-                                                    core,
-                                                    sc.hostDelayUs,
-                                                    sc.coreDelayUs);
-    }
-    return std::make_unique<LeafSpineTopology>(sc.leaves,
-                                               sc.hostsPerLeaf,
-                                               sc.spines,
+        t = std::make_unique<DumbbellTopology>(sc.pairs,
                                                host,
-                                               oversubscription,
+                                               core,
                                                sc.hostDelayUs,
                                                sc.coreDelayUs);
+    }
+    else if (sc.topology == "parkinglot")
+    {
+        t = std::make_unique<ParkingLotTopology>(sc.switches,
+                                                 sc.hostsPerSwitch,
+                                                 host,
+                                                 core,
+                                                 sc.hostDelayUs,
+                                                 sc.coreDelayUs);
+    }
+    else
+    {
+        t = std::make_unique<LeafSpineTopology>(sc.leaves,
+                                                sc.hostsPerLeaf,
+                                                sc.spines,
+                                                host,
+                                                oversubscription,
+                                                sc.hostDelayUs,
+                                                sc.coreDelayUs);
+    }
+    // the seed salts ECMP too: another seed, other paths for the same flows
+    t->SetEcmpSalt(sc.seed - 1);
+    return t;
 }
 
 QueueConfig

@@ -45,6 +45,10 @@ RunSpecArgs(const RunSpec& spec)
             Join(jobs),
             "--offsets",
             Join(spec.offsetsMs),
+            "--gates",
+            Join(spec.gatesMs),
+            "--seed",
+            std::to_string(spec.seed),
             "--oversub",
             os.str(),
             "--cc",
@@ -67,7 +71,12 @@ ParseRunSpecArg(const std::string& key, const std::string& value, RunSpec* spec,
         spec->caseIndex = int(d);
         return true;
     }
-    if (key == "--jobs" || key == "--offsets")
+    if (key == "--seed" && Number(value, &d) && d >= 0)
+    {
+        spec->seed = uint32_t(d);
+        return true;
+    }
+    if (key == "--jobs" || key == "--offsets" || key == "--gates")
     {
         for (const std::string& w : Words(value))
         {
@@ -82,7 +91,7 @@ ParseRunSpecArg(const std::string& key, const std::string& value, RunSpec* spec,
             }
             else
             {
-                spec->offsetsMs.push_back(d);
+                (key == "--offsets" ? spec->offsetsMs : spec->gatesMs).push_back(d);
             }
         }
         return true;

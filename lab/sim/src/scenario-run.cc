@@ -17,8 +17,13 @@ namespace ns3
 {
 
 RunResult
-RunSimulation(const Scenario& sc, const RunSpec& spec)
+RunSimulation(const Scenario& scenario, const RunSpec& spec)
 {
+    Scenario sc = scenario;
+    if (spec.seed)
+    {
+        sc.seed = spec.seed;
+    }
     ConfigureHostTcp(sc.minRtoMs, sc.delAckMs);
     RngSeedManager::SetSeed(sc.seed);
     for (const auto& kv : sc.mltcpParams)
@@ -54,6 +59,10 @@ RunSimulation(const Scenario& sc, const RunSpec& spec)
         cfg.marks = sc.marks;
         double offset = i < spec.offsetsMs.size() ? spec.offsetsMs[i] : 0;
         cfg.start = MicroSeconds(int64_t((kSetupMs + offset) * 1000));
+        if (i < spec.gatesMs.size() && spec.gatesMs[i] > 0)
+        {
+            cfg.gate = MicroSeconds(int64_t(spec.gatesMs[i] * 1000));
+        }
         Ptr<TrainingJob> app = CreateObject<TrainingJob>();
         app->Configure(cfg);
         cfg.nodes[0]->AddApplication(app);

@@ -78,6 +78,7 @@ static const NumberKey kNumberKeys[] = {
     {"sweep_duration_s", &Scenario::sweepDurationS, 0.001},
     {"alone_duration_s", &Scenario::aloneDurationS, 0.001},
     {"jc_threshold", &Scenario::jcThreshold, 0},
+    {"start_jitter_ms", &Scenario::startJitterMs, 0},
 };
 
 static const CountKey kCountKeys[] = {
@@ -350,9 +351,9 @@ ParseConf(const std::string& file, ConfState* st, int depth, std::string* err)
             break;
         }
         case IN_CASE:
-            if (key != "expect" || (value != "converge" && value != "guard"))
+            if (key != "expect" || (value != "converge" && value != "guard" && value != "turns"))
             {
-                return fail("a [case] has only expect = converge or guard");
+                return fail("a [case] has only expect = converge, guard or turns");
             }
             sc->cases.back().expect = value;
             break;

@@ -44,7 +44,7 @@ struct JobInstance
 struct CheckCase
 {
     std::string name;
-    std::string expect; //!< "converge" or "guard"
+    std::string expect; //!< "converge", "guard" or "turns"
     std::vector<JobInstance> jobs;
 };
 
@@ -84,6 +84,7 @@ struct Scenario
     double sweepDurationS = 0; //!< of the runs at the sweep's other points, 0: durationS
     double aloneDurationS = 10;
     bool randomStart = false;
+    double startJitterMs = 0; //!< aligned starts: each job's uniform in [0, this)
     uint32_t seed = 1;
     std::string placement = "random"; //!< random, packed, spread
     double jcThreshold = 0.05;
@@ -135,6 +136,12 @@ struct RunSpec
     int caseIndex = -1;            //!< the jobs of a [case], or -1
     std::vector<uint32_t> jobs;    //!< which of them run
     std::vector<double> offsetsMs; //!< each one's start offset
+    /**
+     * Each one's gate, ms (empty or 0: none): iteration k starts no earlier
+     * than its start offset + k x the gate, as a centralized schedule's agents hold it.
+     */
+    std::vector<double> gatesMs;
+    uint32_t seed = 0; //!< placement, ECMP salt and random starts; 0: the scenario's
     double oversubscription = 2;
     CcAlgo cc = CcAlgo::RENO;
     double durationS = 30;

@@ -230,71 +230,262 @@ CompatModel::InterleavedMs(size_t i) const
     return m_jobs[i].interleavedMs;
 }
 
-bool
-CompatModel::Schedule(std::vector<double>* offsetsMs, double* overlapSum, std::string* err) const
+/** Width of the centralized schedule's time bins, ms. */
+static const double kBinMs = 1.0;
+/** Shifts tried per period, and the passes over the jobs. */
+static const int kShiftSteps = 64;
+static const int kPasses = 6;
+
+CentralSchedule::CentralSchedule(const Scenario& sc,
+                                 const Topology& topology,
+                                 const std::vector<JobInstance>& jobs,
+                                 const std::vector<std::vector<uint32_t>>& hosts,
+                                 const std::vector<uint32_t>& subset,
+                                 const std::vector<double>& idealMs,
+                                 double durationMs)
 {
-    const size_t n = m_jobs.size();
-    offsetsMs->assign(n, 0);
-    *overlapSum = 0;
-    if (n > JC_MAX_JOBS)
-    {
-        *err = "the compat model schedules at most " + std::to_string(JC_MAX_JOBS) + " jobs";
-        return false;
-    }
-    std::vector<jc_link> links;
-    for (const SharedLink& sl : m_links)
-    {
-        if (links.size() == JC_MAX_LINKS || sl.jobs.size() > JC_MAX_JOBS)
-        {
-            continue; // the busiest links come first: the ones left out matter least
-        }
-        jc_link l{};
-        l.rate_bps = sl.goodputBps;
-        l.njobs = sl.jobs.size();
-        std::copy(sl.jobs.begin(), sl.jobs.end(), l.job);
-        links.push_back(l);
-    }
-    if (links.empty())
-    {
-        return true;
-    }
-    // each job's profile: its view of the shared link it keeps busy longest
-    std::vector<jc_job> profiles(n);
-    std::vector<double> origins(n, 0);
+    const size_t n = subset.size();
+    const double hostGoodput = GoodputBps(sc.hostRateMbps * 1e6);
+    const int horizon = int(std::ceil(durationMs / kBinMs));
+    // every job's rate on every link it crosses, as a share of the link, per bin
+    std::vector<std::map<uint32_t, std::vector<float>>> rates(n);
+    std::map<uint32_t, uint32_t> users;
     for (size_t i = 0; i < n; i++)
     {
-        int best = -1;
-        for (const SharedLink& sl : m_links)
+        const uint32_t j = subset[i];
+        const JobInstance& job = jobs[j];
+        ScaledProfile prof = ScaleJob(sc, job);
+        double compute = 0;
+        double comm = 0;
+        for (const SimSegment& seg : prof.segments)
         {
-            if (std::find(sl.jobs.begin(), sl.jobs.end(), i) != sl.jobs.end() &&
-                (best < 0 || BusyMs(i, sl.link) > BusyMs(i, uint32_t(best))))
+            compute += seg.computeMs;
+            comm += seg.commBytes * 8e3 / hostGoodput;
+        }
+        const double period = std::isfinite(idealMs[i]) && idealMs[i] > 0 ? idealMs[i]
+                                                                           : prof.idealMs;
+        const double scale = std::max(0.1, (period - compute) / comm);
+        m_period.push_back(std::max(1, int(std::lround(period / kBinMs))));
+        const uint32_t nh = hosts[j].size();
+        std::vector<JobChannel> channels = JobChannels(job.profile.pattern, nh);
+        for (uint32_t c = 0; c < channels.size(); c++)
+        {
+            const JobChannel& ch = channels[c];
+            if (!ch.data)
             {
-                best = int(sl.link);
+                continue;
+            }
+            FlowKey flow{hosts[j][ch.from], hosts[j][ch.to], JobChannelPort(j, c), JobListenPort(j)};
+            std::vector<uint32_t> path = topology.Path(flow);
+            double t = 0;
+            for (const SimSegment& seg : prof.segments)
+            {
+                const double phaseMs = seg.commBytes * 8e3 / hostGoodput * scale;
+                const double start = t + seg.computeMs;
+                t = start + phaseMs;
+                ChannelLoad load = ChannelPhaseLoad(job.profile.pattern, nh, ch, seg.commBytes, 1);
+                // the channel's part of the phase: from load.startMs (of a 1 ms phase) on
+                // a ring step's and a push's to the end, a parameter server's push to half
+                double from = load.startMs;
+                double to = job.profile.pattern == CommPattern::PS && load.startMs == 0 ? 0.5 : 1;
+                double b = start + from * phaseMs;
+                double e = start + to * phaseMs;
+                double bps = load.bytes * 8e3 / std::max(e - b, 1e-3);
+                for (uint32_t l : path)
+                {
+                    std::vector<float>& r = rates[i][l];
+                    if (r.empty())
+                    {
+                        r.assign(m_period[i], 0);
+                        users[l]++;
+                    }
+                    double share = bps / GoodputBps(topology.Links()[l].rateBps);
+                    for (int k = int(b / kBinMs); k < m_period[i] && k * kBinMs < e; k++)
+                    {
+                        // the part of bin k the channel sends in
+                        double lo = std::max(b, k * kBinMs);
+                        double hi = std::min(e, (k + 1) * kBinMs);
+                        r[k] += float(share * std::max(0.0, hi - lo) / kBinMs);
+                    }
+                }
             }
         }
-        if (best < 0)
-        {
-            best = int(m_jobs[i].links.begin()->first);
-        }
-        profiles[i] = View(i, uint32_t(best), &origins[i]);
     }
-    std::vector<double> shift(n, 0);
-    std::vector<double> overlap(links.size(), 0);
-    if (jc_schedule(profiles.data(), n, links.data(), links.size(), shift.data(), overlap.data()) !=
-        0)
+    std::map<uint32_t, uint32_t> shared; // link -> its row in m_load
+    for (const auto& u : users)
     {
-        *err = "jc_schedule() refused the cluster";
-        return false;
+        if (u.second >= 2)
+        {
+            shared[u.first] = m_load.size();
+            m_load.emplace_back(horizon, 0.0f);
+        }
     }
+    m_uses.resize(n);
     for (size_t i = 0; i < n; i++)
     {
-        (*offsetsMs)[i] = std::fmod(shift[i] + origins[i], m_jobs[i].periodMs);
+        for (auto& r : rates[i])
+        {
+            auto it = shared.find(r.first);
+            if (it != shared.end())
+            {
+                m_uses[i].push_back({it->second, std::move(r.second)});
+            }
+        }
     }
-    for (double o : overlap)
+
+    // coordinate descent from every job released at once
+    std::vector<int> shift(n, 0);
+    for (size_t i = 0; i < n; i++)
     {
-        *overlapSum += o;
+        for (const Use& u : m_uses[i])
+        {
+            Add(m_load[u.link], u, i, 0, 1);
+        }
     }
-    return true;
+    auto total = [&]() {
+        double x = 0;
+        for (const auto& load : m_load)
+        {
+            for (float v : load)
+            {
+                x += std::max(0.0f, v - 1.0f);
+            }
+        }
+        return x * kBinMs;
+    };
+    m_alignedExcess = total();
+    // the jobs that cross the most shared traffic move first
+    std::vector<size_t> order(n);
+    for (size_t i = 0; i < n; i++)
+    {
+        order[i] = i;
+    }
+    for (int pass = 0; pass < kPasses; pass++)
+    {
+        bool moved = false;
+        for (size_t i : order)
+        {
+            if (m_uses[i].empty())
+            {
+                continue;
+            }
+            for (const Use& u : m_uses[i])
+            {
+                Add(m_load[u.link], u, i, shift[i], -1);
+            }
+            int best = shift[i];
+            double bestCost = std::numeric_limits<double>::infinity();
+            for (int step = 0; step < kShiftSteps; step++)
+            {
+                int s = int(std::lround(double(step) * m_period[i] / kShiftSteps));
+                double cost = 0;
+                for (const Use& u : m_uses[i])
+                {
+                    cost += LinkExcess(m_load[u.link], u, i, s);
+                }
+                // ties keep the current shift: passes end
+                if (cost < bestCost - 1e-6 || (cost <= bestCost + 1e-6 && s == shift[i]))
+                {
+                    bestCost = cost;
+                    best = s;
+                }
+            }
+            moved = moved || best != shift[i];
+            shift[i] = best;
+            for (const Use& u : m_uses[i])
+            {
+                Add(m_load[u.link], u, i, shift[i], 1);
+            }
+        }
+        if (!moved)
+        {
+            break;
+        }
+    }
+    m_excess = total();
+    for (size_t i = 0; i < n; i++)
+    {
+        m_shiftMs.push_back(shift[i] * kBinMs);
+        // the model's iteration: the ideal, plus the excess of its worst link while it sends
+        double extra = 0;
+        uint32_t its = 0;
+        for (int k0 = shift[i]; k0 + m_period[i] <= horizon; k0 += m_period[i])
+        {
+            if (k0 < horizon / 2)
+            {
+                continue;
+            }
+            its++;
+            for (int k = 0; k < m_period[i]; k++)
+            {
+                double worst = 0;
+                for (const Use& u : m_uses[i])
+                {
+                    if (u.share[k] > 0)
+                    {
+                        worst = std::max(worst, double(m_load[u.link][k0 + k]) - 1.0);
+                    }
+                }
+                extra += std::max(0.0, worst) * kBinMs;
+            }
+        }
+        m_predMs.push_back(m_period[i] * kBinMs + (its ? extra / its : 0));
+    }
+}
+
+void
+CentralSchedule::Add(std::vector<float>& load, const Use& use, uint32_t i, int shift, float sign)
+    const
+{
+    const int p = m_period[i];
+    for (int t = shift, k = 0; t < int(load.size()); t++, k = k + 1 == p ? 0 : k + 1)
+    {
+        load[t] += sign * use.share[k];
+    }
+}
+
+double
+CentralSchedule::LinkExcess(const std::vector<float>& load, const Use& use, uint32_t i, int shift)
+    const
+{
+    // the excess over the link's capacity this job's traffic adds at @shift
+    const int p = m_period[i];
+    double x = 0;
+    for (int t = shift, k = 0; t < int(load.size()); t++, k = k + 1 == p ? 0 : k + 1)
+    {
+        float s = use.share[k];
+        if (s > 0)
+        {
+            float before = std::max(0.0f, load[t] - 1.0f);
+            float after = std::max(0.0f, load[t] + s - 1.0f);
+            x += after - before;
+        }
+    }
+    return x * kBinMs;
+}
+
+const std::vector<double>&
+CentralSchedule::ShiftsMs() const
+{
+    return m_shiftMs;
+}
+
+const std::vector<double>&
+CentralSchedule::PredictedMs() const
+{
+    return m_predMs;
+}
+
+double
+CentralSchedule::ExcessMs() const
+{
+    return m_excess;
+}
+
+double
+CentralSchedule::AlignedExcessMs() const
+{
+    return m_alignedExcess;
 }
 
 } // namespace ns3

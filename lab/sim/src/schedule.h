@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The compat model (userspace/jobcompat) applied to a simulated cluster:
- * which jobs share which links, what jc_link_eval() predicts for each
- * shared link, and the centralized schedule, jc_schedule()'s start shift
- * for every job.
+ * which jobs share which links and what jc_link_eval() predicts for each
+ * shared link (CompatModel); and the centralized schedule, a Cassini-like
+ * shift per job solved over every shared link from the jobs' runs alone
+ * (CentralSchedule).
  *
  * A job looks different from each link: a ring link carries the whole
  * phase, a parameter server's downlink only the pushes, a worker's downlink
@@ -11,10 +12,8 @@
  * from the paths its connections take (Topology::Path()) and what each
  * carries (ChannelPhaseLoad()): the intervals the link is busy with the
  * job within an iteration, as compute-then-communication segments whose
- * sum is the job's iteration alone.  jc_schedule() takes one profile per
- * job for all links; each job gets its view of the shared link it keeps
- * busy longest, so a link where two of a job's connections meet counts the
- * job once there.
+ * sum is the job's iteration alone; a link where two of a job's
+ * connections meet counts the job once there.
  */
 #ifndef MLTCP_SIM_SCHEDULE_H
 #define MLTCP_SIM_SCHEDULE_H
@@ -68,13 +67,6 @@ class CompatModel
     /** @return the same when the jobs take turns. */
     double InterleavedMs(size_t i) const;
 
-    /**
-     * The centralized schedule: each job's start offset (ms, within its
-     * iteration) from jc_schedule() over the shared links.
-     * @return false with @err set when the model cannot take the cluster.
-     */
-    bool Schedule(std::vector<double>* offsetsMs, double* overlapSum, std::string* err) const;
-
   private:
     /** What a job puts on one link in each segment of its iteration. */
     struct LinkUse
@@ -102,6 +94,71 @@ class CompatModel
     const Topology& m_topology;
     std::vector<JobModel> m_jobs;
     std::vector<SharedLink> m_links;
+};
+
+/**
+ * The centralized schedule, as Cassini's agents hold it: job i's iteration
+ * k starts no earlier than shift_i + k x period_i, period_i its iteration
+ * alone measured in the simulator (its ideal).
+ *
+ * Each job's traffic on each link is a rate over its period, from the
+ * same run alone: a communication phase lasts its share of the measured
+ * iteration (the profile's phase times scaled so that compute plus
+ * communication is the ideal), each connection sends its bytes over its
+ * part of the phase (a ring step's connection the whole phase, a
+ * parameter server's pushes the first half and pulls the second) at the
+ * rate that takes, the rate it gets alone (a host-capped flow at its
+ * host's, not at the uplink's).  The shifts minimise the traffic above
+ * capacity, summed over every link two jobs cross, over the run's length
+ * (periods that are not commensurate drift against each other and the
+ * sum sees it), by coordinate descent over each job's shift in 1/64ths
+ * of its period.  The same fluid model predicts each job's iteration
+ * under the schedule: its ideal plus, per millisecond it sends, its most
+ * over-committed link's excess (load / capacity - 1).
+ */
+class CentralSchedule
+{
+  public:
+    /**
+     * @idealMs: each of @subset's jobs' iteration alone (ms, measured);
+     * @durationMs: the run's length.
+     */
+    CentralSchedule(const Scenario& scenario,
+                    const Topology& topology,
+                    const std::vector<JobInstance>& jobs,
+                    const std::vector<std::vector<uint32_t>>& hosts,
+                    const std::vector<uint32_t>& subset,
+                    const std::vector<double>& idealMs,
+                    double durationMs);
+
+    /** @return each job's shift, ms within its period. */
+    const std::vector<double>& ShiftsMs() const;
+    /** @return each job's predicted iteration under the schedule, mean over the run's last half. */
+    const std::vector<double>& PredictedMs() const;
+    /** @return the traffic above capacity at the shifts, ms of a full link, over the run. */
+    double ExcessMs() const;
+    /** @return the same with every shift 0 (every job released at once). */
+    double AlignedExcessMs() const;
+
+  private:
+    /** A job's rate on one link, per bin of its period, as a share of the link. */
+    struct Use
+    {
+        uint32_t link; //!< index into m_capacity
+        std::vector<float> share;
+    };
+
+    /** @return the excess of @link's @load with job @i added at @shift bins. */
+    double LinkExcess(const std::vector<float>& load, const Use& use, uint32_t i, int shift) const;
+    void Add(std::vector<float>& load, const Use& use, uint32_t i, int shift, float sign) const;
+
+    std::vector<int> m_period;             //!< per job, bins
+    std::vector<std::vector<Use>> m_uses;  //!< per job, its shared links only
+    std::vector<std::vector<float>> m_load; //!< per shared link, per bin of the run
+    std::vector<double> m_shiftMs;
+    std::vector<double> m_predMs;
+    double m_excess = 0;
+    double m_alignedExcess = 0;
 };
 
 } // namespace ns3

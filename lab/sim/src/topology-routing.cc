@@ -80,7 +80,7 @@ FlowHashRouting::Lookup(Ptr<const Packet> p, const Ipv4Header& header) const
                              srcPort,
                              dstPort,
                              header.GetProtocol(),
-                             m_vertex);
+                             m_topology->HashSalt(m_vertex));
     uint32_t link = m_topology->NextLink(m_vertex, uint32_t(dstHost), hash);
     const Topology::Link& l = m_topology->Links()[link];
     Ptr<Ipv4Route> route = Create<Ipv4Route>();

@@ -199,12 +199,25 @@ Topology::Path(const FlowKey& flow) const
     uint32_t v = m_hostNode.at(flow.srcHost);
     while (v != m_hostNode.at(flow.dstHost))
     {
-        uint32_t hash = FlowHash(src, dst, flow.srcPort, flow.dstPort, 6, v);
+        uint32_t hash = FlowHash(src, dst, flow.srcPort, flow.dstPort, 6, HashSalt(v));
         uint32_t l = NextLink(v, flow.dstHost, hash);
         path.push_back(l);
         v = m_links[l].to;
     }
     return path;
+}
+
+void
+Topology::SetEcmpSalt(uint32_t salt)
+{
+    m_ecmpSalt = salt;
+}
+
+uint32_t
+Topology::HashSalt(uint32_t vertex) const
+{
+    // FlowHash() keeps a salt's low 24 bits; graphs have far fewer than 4096 nodes
+    return vertex + (m_ecmpSalt << 12);
 }
 
 double

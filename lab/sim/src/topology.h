@@ -104,6 +104,10 @@ class Topology
     uint32_t NextLink(uint32_t node, uint32_t dstHost, uint32_t hash) const;
     /** @return the links a flow's data crosses, in order. */
     std::vector<uint32_t> Path(const FlowKey& flow) const;
+    /** Salt every node's ECMP hash with @salt (0: the node alone), before Build(). */
+    void SetEcmpSalt(uint32_t salt);
+    /** @return the salt node @vertex hashes flows with. */
+    uint32_t HashSalt(uint32_t vertex) const;
     /** @return the round-trip time of a full-sized packet and its ACK on an idle path, us. */
     double BaseRttUs(uint32_t srcHost, uint32_t dstHost) const;
     /** @return the largest BaseRttUs() between hosts of different groups. */
@@ -138,6 +142,7 @@ class Topology
     std::vector<std::vector<uint32_t>> m_dist; //!< [host][node] hops to the host
     std::map<uint32_t, uint32_t> m_hostOfAddr;
     uint32_t m_groups = 0;
+    uint32_t m_ecmpSalt = 0;
 
     NodeContainer m_ns3Nodes;
     std::map<uint32_t, uint32_t> m_graphOfId;

@@ -312,9 +312,24 @@ TrainingJob::StartIteration(uint32_t w)
         return;
     }
     Worker& worker = m_workers[w];
+    // An iteration starts when its first worker is ready for it: a gated
+    // job's time at its gate counts, as it does in the job's throughput.
     if (worker.iteration >= m_records.size())
     {
         m_records.push_back({Simulator::Now(), Time(), 0});
+    }
+    if (m_config.gate.IsStrictlyPositive())
+    {
+        // a centralized schedule's agent: hold the iteration until its slot
+        Time slot = m_config.start + m_config.gate * int64_t(worker.iteration);
+        if (Simulator::Now() < slot)
+        {
+            worker.compute = Simulator::Schedule(slot - Simulator::Now(),
+                                                 &TrainingJob::StartIteration,
+                                                 this,
+                                                 w);
+            return;
+        }
     }
     worker.segment = 0;
     MarkChannels(w);

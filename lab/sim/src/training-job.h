@@ -90,6 +90,7 @@ struct TrainingJobConfig
     CcAlgo cc = CcAlgo::RENO;
     bool marks = false; //!< mark iterations through MltcpHints
     Time start;         //!< when the first iteration starts
+    Time gate;          //!< if positive: iteration k starts no earlier than start + k x gate
 };
 
 class TrainingJob : public Application

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The report over seeds (report-seeds.h). */
+
+#include "report-seeds.h"
+
+#include "report-format.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+/** The median and range of some figures, NaNs left out. */
+struct Spread
+{
+    double med = NAN;
+    double lo = NAN;
+    double hi = NAN;
+};
+
+Spread
+Over(std::vector<double> v)
+{
+    v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
+    Spread s;
+    if (v.empty())
+    {
+        return s;
+    }
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    s.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    s.lo = v.front();
+    s.hi = v.back();
+    return s;
+}
+
+std::string
+Cell(const Spread& s, int prec = 2)
+{
+    if (std::isnan(s.med))
+    {
+        return "-";
+    }
+    if (s.lo == s.hi)
+    {
+        return Fmt(s.med, prec);
+    }
+    return Fmt(s.med, prec) + " (" + Fmt(s.lo, prec) + "-" + Fmt(s.hi, prec) + ")";
+}
+
+std::string
+Verdict(bool applicable, bool met)
+{
+    return !applicable ? "n/a" : met ? "met" : "**NOT met**";
+}
+
+} // namespace
+
+std::vector<std::string>
+WriteSeedSummary(const ReportInput& in, const PlotContext& pc, std::ostream& md)
+{
+    const Scenario& sc = *in.scenario;
+    const size_t nseeds = in.seeds.size();
+    const size_t npoints = in.seeds.front().size();
+    // metrics[s][k]: seed s, point k
+    std::vector<std::vector<PointMetrics>> metrics(nseeds);
+    std::ostringstream seedList;
+    for (size_t s = 0; s < nseeds; s++)
+    {
+        seedList << (s ? ", " : "") << in.seeds[s].front().seed;
+        for (const PointResult& p : in.seeds[s])
+        {
+            metrics[s].push_back({Analyse(sc, p.stock, p.jobs, p.idealMs),
+                                  Analyse(sc, p.mltcp, p.jobs, p.idealMs),
+                                  Analyse(sc, p.central, p.jobs, p.idealMs)});
+        }
+    }
+    md << "## Over seeds\n\n"
+       << nseeds << " seeds (" << seedList.str()
+       << "): each draws the placement, the ECMP salt and the start offsets. Per point and "
+          "variant, the median over seeds and the range in brackets; a job that finished no "
+          "iteration in the last half counts at the time its open iteration had taken (failed "
+          "jobs: summed over seeds). RTOs are not in the run records.\n\n"
+          "| point | variant | mean | p99 | worst job | drops | failed jobs |\n"
+          "|---|---|---|---|---|---|---|\n";
+    std::printf("\nover %zu seeds (median, range): mean | p99 | worst job | drops | failed\n",
+                nseeds);
+    for (size_t k = 0; k < npoints; k++)
+    {
+        const std::string name = PointName(in.seeds.front()[k]);
+        for (int v = 0; v < 3; v++)
+        {
+            std::vector<double> mean, p99, worst, drops;
+            uint32_t failed = 0;
+            for (size_t s = 0; s < nseeds; s++)
+            {
+                const VariantMetrics& vm = Variant(metrics[s][k], v);
+                if (!vm.present)
+                {
+                    continue;
+                }
+                mean.push_back(vm.mean);
+                p99.push_back(vm.p99);
+                worst.push_back(vm.worst);
+                drops.push_back(double(vm.drops));
+                failed += vm.missing;
+            }
+            if (mean.empty())
+            {
+                continue;
+            }
+            std::string row = Cell(Over(mean)) + " | " + Cell(Over(p99)) + " | " +
+                              Cell(Over(worst)) + " | " + Cell(Over(drops), 0) + " | " +
+                              std::to_string(failed);
+            md << "| " << name << " | " << kVariantNames[v] << " | " << row << " |\n";
+            std::printf("  %-14s %-12s %s\n", name.c_str(), kVariantNames[v], row.c_str());
+        }
+    }
+
+    md << "\n### Do no harm\n\nMLTCP against stock at every point: the cluster's mean within "
+          "1.02x and p99 within 1.05x (medians over seeds of the per-seed ratios); no job more "
+          "than 5% slower than under stock in at least 95% of (job, seed) pairs; every job "
+          "alone under MLTCP within 1.02x of its time alone under stock.\n\n"
+          "| point | mean: MLTCP / stock | p99: MLTCP / stock | (job, seed) within 1.05x | "
+          "alone: MLTCP / stock, worst job |\n|---|---|---|---|---|\n";
+    std::printf("\ndo no harm (MLTCP / stock, median over seeds and range):\n");
+    std::vector<std::string> cdfPlots;
+    for (size_t k = 0; k < npoints; k++)
+    {
+        std::vector<double> rMean, rP99, pairs, alone;
+        size_t within = 0;
+        for (size_t s = 0; s < nseeds; s++)
+        {
+            const PointMetrics& m = metrics[s][k];
+            const PointResult& p = in.seeds[s][k];
+            rMean.push_back(m.mltcp.mean / m.stock.mean);
+            rP99.push_back(m.mltcp.p99 / m.stock.p99);
+            for (size_t i = 0; i < p.jobs.size(); i++)
+            {
+                double r = m.mltcp.jobs[i].mean / m.stock.jobs[i].mean;
+                pairs.push_back(r);
+                within += r <= 1.05;
+                if (i < p.mltcpAloneMs.size())
+                {
+                    alone.push_back(p.mltcpAloneMs[i] / p.idealMs[i]);
+                }
+            }
+        }
+        Spread sm = Over(rMean);
+        Spread sp = Over(rP99);
+        Spread sa = Over(alone);
+        double share = pairs.empty() ? NAN : double(within) / pairs.size();
+        const std::string name = PointName(in.seeds.front()[k]);
+        md << "| " << name << " | " << Cell(sm, 3) << ", " << Verdict(true, sm.med <= 1.02)
+           << " | " << Cell(sp, 3) << ", " << Verdict(true, sp.med <= 1.05) << " | " << within
+           << " of " << pairs.size() << " (" << Fmt(100 * share, 0) << "%), "
+           << Verdict(true, share >= 0.95) << " | " << Fmt(sa.med, 3) << " median, "
+           << Fmt(sa.hi, 3) << " worst, " << Verdict(!alone.empty(), sa.hi <= 1.02) << " |\n";
+        std::printf("  %-14s mean %s, p99 %s, pairs within 1.05x %zu/%zu, alone worst %s\n",
+                    name.c_str(),
+                    Cell(sm, 3).c_str(),
+                    Cell(sp, 3).c_str(),
+                    within,
+                    pairs.size(),
+                    Fmt(sa.hi, 3).c_str());
+        // the distribution of MLTCP / stock over (job, seed): one curve per point
+        std::sort(pairs.begin(), pairs.end());
+        std::string dat = pc.workDir + "/seeds-pairs-" + std::to_string(k) + ".dat";
+        std::ofstream out(dat);
+        for (size_t i = 0; i < pairs.size(); i++)
+        {
+            out << Fmt(pairs[i], 4) << " " << Fmt(double(i + 1) / pairs.size(), 4) << "\n";
+        }
+        cdfPlots.push_back("'" + dat + "' using 1:2 with steps lw 2 title '" + name + "'");
+    }
+
+    md << "\n### Taking turns\n\nMLTCP against the centralized schedule: mean within 1.05x, "
+          "p99 within 1.2x (medians over seeds of the per-seed ratios), settled (every job's "
+          "five-iteration mean within 1.10x its ideal from then on) within 30 iterations. The "
+          "schedule must beat stock by 1.3x in the mean for the point to discriminate. The "
+          "schedule's model error: mean over jobs of |predicted - simulated| / simulated.\n\n"
+          "| point | stock / centralized | MLTCP / centralized, mean | MLTCP / centralized, "
+          "p99 | MLTCP settled at iteration | model error |\n|---|---|---|---|---|---|\n";
+    std::printf("\ntaking turns (median over seeds and range):\n");
+    for (size_t k = 0; k < npoints; k++)
+    {
+        std::vector<double> disc, rMean, rP99, settle, err;
+        uint32_t never = 0;
+        for (size_t s = 0; s < nseeds; s++)
+        {
+            const PointMetrics& m = metrics[s][k];
+            const PointResult& p = in.seeds[s][k];
+            if (!m.central.present)
+            {
+                continue;
+            }
+            disc.push_back(m.stock.mean / m.central.mean);
+            rMean.push_back(m.mltcp.mean / m.central.mean);
+            rP99.push_back(m.mltcp.p99 / m.central.p99);
+            if (m.mltcp.settle < 0)
+            {
+                never++;
+                settle.push_back(INFINITY);
+            }
+            else
+            {
+                settle.push_back(m.mltcp.settle);
+            }
+            double e = 0;
+            size_t n = 0;
+            for (size_t i = 0; i < p.jobs.size() && i < p.centralPredMs.size(); i++)
+            {
+                double simMs = m.central.jobs[i].mean * p.idealMs[i];
+                if (std::isfinite(simMs))
+                {
+                    e += std::fabs(p.centralPredMs[i] - simMs) / simMs;
+                    n++;
+                }
+            }
+            err.push_back(n ? 100 * e / n : NAN);
+        }
+        if (disc.empty())
+        {
+            continue;
+        }
+        Spread sd = Over(disc);
+        Spread sm = Over(rMean);
+        Spread sp = Over(rP99);
+        Spread ss = Over(settle);
+        const std::string name = PointName(in.seeds.front()[k]);
+        std::string settleText = (std::isinf(ss.med) ? std::string("never") : Fmt(ss.med, 0)) +
+                                 (never ? " (never in " + std::to_string(never) + " of " +
+                                              std::to_string(settle.size()) + " seeds)"
+                                        : "");
+        md << "| " << name << " | " << Cell(sd) << (sd.med >= 1.3 ? "" : ", does not discriminate")
+           << " | " << Cell(sm, 3) << ", " << Verdict(true, sm.med <= 1.05) << " | "
+           << Cell(sp, 3) << ", " << Verdict(true, sp.med <= 1.2) << " | " << settleText << ", "
+           << Verdict(true, ss.med <= 30) << " | " << Cell(Over(err), 1) << "% |\n";
+        std::printf("  %-14s stock/central %s, MLTCP/central mean %s p99 %s, settled %s, model "
+                    "error %s%%\n",
+                    name.c_str(),
+                    Cell(sd).c_str(),
+                    Cell(sm, 3).c_str(),
+                    Cell(sp, 3).c_str(),
+                    settleText.c_str(),
+                    Cell(Over(err), 1).c_str());
+    }
+    md << "\n";
+
+    // the cluster's mean per point and variant: the median, the range as error bars
+    std::vector<std::string> svgs;
+    std::vector<std::string> plots;
+    std::string xtics = "set xtics (";
+    for (size_t k = 0; k < npoints; k++)
+    {
+        xtics += (k ? ", '" : "'") + PointName(in.seeds.front()[k]) + "' " + std::to_string(k);
+    }
+    xtics += ")\n";
+    for (const char* what : {"mean", "p99"})
+    {
+        plots.clear();
+        for (int v = 0; v < 3; v++)
+        {
+            std::string dat = pc.workDir + "/seeds-" + what + "-" + std::to_string(v) + ".dat";
+            std::ofstream out(dat);
+            for (size_t k = 0; k < npoints; k++)
+            {
+                std::vector<double> x;
+                for (size_t s = 0; s < nseeds; s++)
+                {
+                    const VariantMetrics& vm = Variant(metrics[s][k], v);
+                    if (vm.present)
+                    {
+                        x.push_back(std::string(what) == "mean" ? vm.mean : vm.p99);
+                    }
+                }
+                Spread sp = Over(x);
+                if (!std::isnan(sp.med))
+                {
+                    out << k + 0.2 * (v - 1) << " " << Fmt(sp.med, 4) << " " << Fmt(sp.lo, 4)
+                        << " " << Fmt(sp.hi, 4) << "\n";
+                }
+            }
+            plots.push_back("'" + dat + "' using 1:2:3:4 with yerrorbars pt 7 lc " +
+                            std::to_string(v + 1) + " title '" + kVariantNames[v] + "'");
+        }
+        std::string svg = Plot(pc,
+                               std::string("seeds-") + what,
+                               std::string("cluster ") + what +
+                                   " iteration / ideal: median over " + std::to_string(nseeds) +
+                                   " seeds, bars from the lowest to the highest",
+                               xtics + "set xrange [-0.5:" + std::to_string(npoints - 0.5) +
+                                   "]\nset yrange [0.9:*]\n",
+                               plots);
+        if (!svg.empty())
+        {
+            svgs.push_back(svg);
+        }
+    }
+    std::string svg = Plot(pc,
+                           "seeds-harm",
+                           "MLTCP / stock per (job, seed): the share of pairs at or below x",
+                           "set xlabel 'job mean under MLTCP / under stock'\nset key bottom "
+                           "right\nset arrow from 1.05, graph 0 to 1.05, graph 1 nohead dt 2\n"
+                           "set yrange [0:1]\n",
+                           cdfPlots);
+    if (!svg.empty())
+    {
+        svgs.push_back(svg);
+    }
+    return svgs;
+}
+
+} // namespace ns3
