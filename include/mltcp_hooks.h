@@ -8,7 +8,7 @@
  *
  *   connection start      mltcp_hook_init()
  *   release               mltcp_hook_release()
- *   transmission start    mltcp_hook_tx_start()   restart, boundary
+ *   transmission start    mltcp_hook_tx_start()   restart, iteration end
  *   ACK (cong_avoid)      mltcp_hook_ack()        yield, slow start, credit
  *   RTT sample            mltcp_hook_rtt_sample() the yield (from the ACK)
  *   loss (ssthresh)       mltcp_hook_decrease()   the decrease softened by F
@@ -103,8 +103,8 @@ struct mltcp_tx_in {
  * @cwnd_before: the window the restart lowered
  * @cwnd: the window from now on (unchanged unless @restarted)
  * @ssthresh: the threshold from now on (unchanged unless @restarted)
- * @gap_seen: the learner met an idle gap (learned boundaries only)
- * @gap_ref: the learner's reference gap before it (struct mltcp_sock.gap_q8)
+ * @gap_seen: the learner met an idle gap (learned iterations only)
+ * @gap_ref: the learner's reference gap before it (struct mltcp_sock.gap_log8)
  * @gap_bursts: its burst counts before it (struct mltcp_sock.bursts)
  * @gap_bytes: the bytes of the iteration before it
  * @iter_done: the gap ended a learned iteration
@@ -160,13 +160,13 @@ static inline void mltcp_hook_tx_start(struct mltcp_sock *ms, const struct mltcp
 		}
 		mltcp_enter_yield(ms, in->gap_us, in->now_ms);
 	}
-	out->gap_ref = ms->gap_q8;
+	out->gap_ref = ms->gap_log8;
 	out->gap_bursts = ms->bursts;
 	out->gap_bytes = mltcp_bytes_done(in->bytes_acked, ms->mark);
 	overrun = READ_ONCE(g->overrun);
 	ev = mltcp_on_tx_start(ms, in->bytes_acked, in->outstanding, in->gap_us, thresh,
 			       overrun);
-	out->gap_seen = !(ms->flags & MLTCP_SF_BOUNDS_GIVEN) &&
+	out->gap_seen = !(ms->flags & MLTCP_SF_MARKS_GIVEN) &&
 			mltcp_is_idle_gap(in->outstanding, in->gap_us, thresh);
 	if (ev == MLTCP_EV_LEARNED) {
 		out->iter_done = true;
@@ -231,7 +231,7 @@ struct mltcp_ack_in {
 /**
  * struct mltcp_ack_out - what the ACK hook does
  * @yield: MLTCP_YIELD_NONE, or the yield's state on this ACK: HOLDS (nothing
- *	else happens), or how it ended (DRAINED or BOUND)
+ *	else happens), or how it ended (DRAINED or EXPIRED)
  * @f: the ACK's F, Q10 (set when @slow_start or @ca)
  * @slow_start: slow start took the ACK's segments (what it leaves at ssthresh
  *	goes on to congestion avoidance): set the window to @cwnd

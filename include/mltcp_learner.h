@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * MLTCP core: iteration boundaries and sizes, learned from idle gaps or
+ * MLTCP core: iteration sizes and ends, learned from idle gaps or
  * given by the control plane.  Part of include/mltcp_core.h.
  */
 #ifndef _MLTCP_LEARNER_H
@@ -100,7 +100,7 @@ static inline void mltcp_size_change(struct mltcp_sock *ms, u64 bytes)
  * mltcp_confirm_size() - an iteration ended at an idle gap: does it show the size?
  * @ms: socket state
  * @size: bytes the iteration carried
- * @overrun: the global bound (mltcp_iter_overrun()), Q10 multiple of the
+ * @overrun: the global overrun multiple (mltcp_iter_overrun()), Q10 of the
  *	size, 0 = none
  *
  * Shown by an iteration ending at an idle gap that carried between half
@@ -181,24 +181,24 @@ static inline bool mltcp_is_idle_gap(u32 outstanding, u32 gap_us,
  * between iterations is the longest of the cycle.  The learner ends an
  * iteration at an idle gap about as long as its reference, the gap that
  * ended the last ones (up at once to a longer gap, halfway down to a
- * shorter one), compared on a log scale of 1/8 octave (mltcp_gap_q8()).
+ * shorter one), compared on a log scale of 1/8 octave (mltcp_gap_log8()).
  *
- * MLTCP_GAP_TOL_Q8: a gap of at least 2^(-6/8) = 0.59 times the reference
+ * MLTCP_GAP_TOL_LOG8: a gap of at least 2^(-6/8) = 0.59 times the reference
  *	ends an iteration (the iteration gap's jitter; bucket gaps are about
  *	half of it or less).
- * MLTCP_GAP_NEAR_Q8: an overdue iteration (mltcp_iter_overdue(): a first
+ * MLTCP_GAP_NEAR_LOG8: an overdue iteration (mltcp_iter_overdue(): a first
  *	slow iteration or a checkpoint raised the reference) ends at the first
  *	gap of at least 2^(-12/8) = 0.35 times the reference.
- * MLTCP_GAP_STEP_Q8: each shorter gap of an overdue iteration lowers the
+ * MLTCP_GAP_STEP_LOG8: each shorter gap of an overdue iteration lowers the
  *	reference by 3/8 octave.
  * MLTCP_BURSTS_OVERDUE: the least bursts an overdue iteration has.
  *
  * Inner gaps longer than 0.6 of the iteration gap make the learner count
  * bursts as iterations; marks are exact.
  */
-#define MLTCP_GAP_TOL_Q8	6
-#define MLTCP_GAP_NEAR_Q8	12
-#define MLTCP_GAP_STEP_Q8	3
+#define MLTCP_GAP_TOL_LOG8	6
+#define MLTCP_GAP_NEAR_LOG8	12
+#define MLTCP_GAP_STEP_LOG8	3
 #define MLTCP_BURSTS_OVERDUE	3
 #define MLTCP_BURSTS_MAX	15
 
@@ -238,13 +238,13 @@ static inline unsigned int mltcp_fls32(u32 x)
 }
 
 /**
- * mltcp_gap_q8() - a send gap on a log scale
+ * mltcp_gap_log8() - a send gap on a log scale
  * @gap_us: the gap in microseconds
  *
  * Return: about 8 * log2(@gap_us) (the exponent and three mantissa bits),
  *	monotonic, in [1, 255]; a gap twice as long is 8 larger.
  */
-static inline u8 mltcp_gap_q8(u32 gap_us)
+static inline u8 mltcp_gap_log8(u32 gap_us)
 {
 	unsigned int msb, frac, code;
 
@@ -262,11 +262,11 @@ static inline u8 mltcp_gap_q8(u32 gap_us)
  * @gap_us: the gap, in microseconds
  *
  * Return: true before any reference exists, else when the gap is at least
- *	MLTCP_GAP_TOL_Q8 below the reference; nothing is updated.
+ *	MLTCP_GAP_TOL_LOG8 below the reference; nothing is updated.
  */
 static inline bool mltcp_gap_ends_iter(const struct mltcp_sock *ms, u32 gap_us)
 {
-	return !ms->gap_q8 || mltcp_gap_q8(gap_us) + MLTCP_GAP_TOL_Q8 >= ms->gap_q8;
+	return !ms->gap_log8 || mltcp_gap_log8(gap_us) + MLTCP_GAP_TOL_LOG8 >= ms->gap_log8;
 }
 
 /**
@@ -306,19 +306,19 @@ static inline bool mltcp_iter_overdue(const struct mltcp_sock *ms, u64 size)
  * @gap_us: the gap, in microseconds
  * @size: bytes the current learned iteration moved before the gap
  *
- * Updates the gap reference and the burst counts (see MLTCP_GAP_TOL_Q8).
+ * Updates the gap reference and the burst counts (see MLTCP_GAP_TOL_LOG8).
  *
  * Return: true when the gap ends the current iteration.
  */
 static inline bool mltcp_learn_gap(struct mltcp_sock *ms, u32 gap_us, u64 size)
 {
-	unsigned int g = mltcp_gap_q8(gap_us);
+	unsigned int g = mltcp_gap_log8(gap_us);
 	unsigned int cur = ms->bursts & 0xf, prev = ms->bursts >> 4;
-	unsigned int ref = ms->gap_q8;
+	unsigned int ref = ms->gap_log8;
 	bool overdue = mltcp_iter_overdue(ms, size);
 
 	if (mltcp_gap_ends_iter(ms, gap_us) ||
-	    (overdue && g + MLTCP_GAP_NEAR_Q8 >= ref)) {
+	    (overdue && g + MLTCP_GAP_NEAR_LOG8 >= ref)) {
 		/* bursts per iteration: a maximum that forgets one per full gap */
 		if (cur + 1 >= prev)
 			prev = cur + 1 > MLTCP_BURSTS_MAX ? MLTCP_BURSTS_MAX : cur + 1;
@@ -326,12 +326,12 @@ static inline bool mltcp_learn_gap(struct mltcp_sock *ms, u32 gap_us, u64 size)
 			prev--;
 		ms->bursts = (u8)(prev << 4);
 		/* up to a longer gap, halfway down to a shorter one */
-		ms->gap_q8 = (u8)(g >= ref ? g : (ref + g + 1) / 2);
+		ms->gap_log8 = (u8)(g >= ref ? g : (ref + g + 1) / 2);
 		return true;
 	}
 	/* overdue: the reference steps down, not below this gap (ref > 13 here) */
 	if (overdue)
-		ms->gap_q8 = (u8)(ref - MLTCP_GAP_STEP_Q8 > g ? ref - MLTCP_GAP_STEP_Q8 : g + 1);
+		ms->gap_log8 = (u8)(ref - MLTCP_GAP_STEP_LOG8 > g ? ref - MLTCP_GAP_STEP_LOG8 : g + 1);
 	if (cur < MLTCP_BURSTS_MAX)
 		cur++;
 	ms->bursts = (u8)((prev << 4) | cur);
@@ -365,7 +365,7 @@ static inline enum mltcp_event mltcp_on_tx_start(struct mltcp_sock *ms,
 	if (!mltcp_is_idle_gap(outstanding, gap_us, threshold_us))
 		return MLTCP_EV_NONE;
 	ms->flags &= (u8)~MLTCP_SF_MARK_PENDING;
-	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN) {
+	if (ms->flags & MLTCP_SF_MARKS_GIVEN) {
 		if (pending && ms->iters)
 			mltcp_confirm_size(ms, mltcp_last_iter_bytes(ms), overrun);
 		return MLTCP_EV_NONE;
@@ -410,13 +410,13 @@ static inline enum mltcp_event mltcp_iter_begin(struct mltcp_sock *ms,
 		mltcp_size_change(ms, bytes);
 		ms->flags |= MLTCP_SF_SIZE_GIVEN;
 	}
-	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN) {
+	if (ms->flags & MLTCP_SF_MARKS_GIVEN) {
 		mltcp_record_iter(ms, mltcp_bytes_done(new_mark, ms->mark));
 		ev = MLTCP_EV_GIVEN;
 	} else {
 		ms->restart_ms = 0;
 	}
-	ms->flags |= MLTCP_SF_BOUNDS_GIVEN | MLTCP_SF_MARK_PENDING;
+	ms->flags |= MLTCP_SF_MARKS_GIVEN | MLTCP_SF_MARK_PENDING;
 	ms->mark = new_mark;
 	return ev;
 }
@@ -442,7 +442,7 @@ static inline int mltcp_set_size(struct mltcp_sock *ms, u64 bytes)
 		ms->flags |= MLTCP_SF_SIZE_GIVEN;
 		return 0;
 	}
-	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
+	if (ms->flags & MLTCP_SF_MARKS_GIVEN)
 		ms->restart_ms = 0;
 	ms->flags &= (u8)~MLTCP_SF_HINTED;
 	mltcp_size_change(ms, mltcp_learned_size(ms));

@@ -39,7 +39,7 @@ static inline bool mltcp_restart_due(const struct mltcp_sock *ms, int mode,
 	if (!mltcp_params_slope(params) || !mltcp_f_active(ms, mode) ||
 	    !mltcp_is_idle_gap(outstanding, gap_us, threshold_us))
 		return false;
-	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
+	if (ms->flags & MLTCP_SF_MARKS_GIVEN)
 		return ms->flags & MLTCP_SF_MARK_PENDING;
 	return mltcp_gap_ends_iter(ms, gap_us);
 }
@@ -211,8 +211,8 @@ static inline void mltcp_backoff_step(struct mltcp_sock *ms, bool deeper)
  */
 static inline void mltcp_yield_clock_start(struct mltcp_sock *ms, u32 gap_us, u32 now_ms)
 {
-	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN) {
-		ms->gap_q8 = mltcp_gap_q8(gap_us < MLTCP_YIELD_REF_MAX_US ? gap_us :
+	if (ms->flags & MLTCP_SF_MARKS_GIVEN) {
+		ms->gap_log8 = mltcp_gap_log8(gap_us < MLTCP_YIELD_REF_MAX_US ? gap_us :
 					  MLTCP_YIELD_REF_MAX_US);
 		ms->restart_ms = (u16)now_ms;
 	} else {
@@ -223,17 +223,17 @@ static inline void mltcp_yield_clock_start(struct mltcp_sock *ms, u32 gap_us, u3
 /* Milliseconds since the restart that began the current yield. */
 static inline u32 mltcp_yield_since_ms(const struct mltcp_sock *ms, u32 now_ms)
 {
-	if (ms->flags & MLTCP_SF_BOUNDS_GIVEN)
+	if (ms->flags & MLTCP_SF_MARKS_GIVEN)
 		return (u16)((u16)now_ms - ms->restart_ms);
 	return now_ms - ms->start_ms;
 }
 
-/* The time since the yield's restart, on the gap's log scale (mltcp_gap_q8()). */
-static inline u32 mltcp_yield_held_q8(const struct mltcp_sock *ms, u32 now_ms)
+/* The time since the yield's restart, on the gap's log scale (mltcp_gap_log8()). */
+static inline u32 mltcp_yield_held_log8(const struct mltcp_sock *ms, u32 now_ms)
 {
 	u32 held_ms = mltcp_yield_since_ms(ms, now_ms);
 
-	return mltcp_gap_q8(held_ms < 0xffffffffU / 1000U ? held_ms * 1000U : 0xffffffffU);
+	return mltcp_gap_log8(held_ms < 0xffffffffU / 1000U ? held_ms * 1000U : 0xffffffffU);
 }
 
 /**
@@ -248,7 +248,7 @@ static inline bool mltcp_yield_in_limit(const struct mltcp_sock *ms, u32 now_ms)
 {
 	u32 octaves = mltcp_backoff_octaves(mltcp_yield_backoff(ms));
 
-	return ms->gap_q8 && mltcp_yield_held_q8(ms, now_ms) + 8U * octaves < ms->gap_q8;
+	return ms->gap_log8 && mltcp_yield_held_log8(ms, now_ms) + 8U * octaves < ms->gap_log8;
 }
 
 /**
@@ -264,9 +264,9 @@ static inline bool mltcp_yield_in_limit(const struct mltcp_sock *ms, u32 now_ms)
  */
 static inline bool mltcp_yield_was_long(const struct mltcp_sock *ms, u32 now_ms)
 {
-	if (!ms->gap_q8 || (ms->flags & MLTCP_SF_BOUNDS_GIVEN))
+	if (!ms->gap_log8 || (ms->flags & MLTCP_SF_MARKS_GIVEN))
 		return false;
-	return mltcp_yield_held_q8(ms, now_ms) + 8U * MLTCP_YIELD_LONG_OCTAVES >= ms->gap_q8;
+	return mltcp_yield_held_log8(ms, now_ms) + 8U * MLTCP_YIELD_LONG_OCTAVES >= ms->gap_log8;
 }
 
 /* What an RTT sample did to a yield (mltcp_yield_step()). */
@@ -274,7 +274,7 @@ enum mltcp_yield_state {
 	MLTCP_YIELD_NONE = 0,	/* not yielding */
 	MLTCP_YIELD_HOLDS,	/* the flow keeps its window */
 	MLTCP_YIELD_DRAINED,	/* ended now: a sample without another's queue */
-	MLTCP_YIELD_BOUND,	/* ended now: the limit ran out, the queue still there */
+	MLTCP_YIELD_EXPIRED,	/* ended now: the limit ran out, the queue still there */
 };
 
 /**
@@ -290,7 +290,7 @@ enum mltcp_yield_state {
  * backoff (mltcp_backoff_step()).  Without a gap reference the yield ends
  * at once and changes nothing.
  *
- * Return: HOLDS, or how the yield ended (DRAINED or BOUND).
+ * Return: HOLDS, or how the yield ended (DRAINED or EXPIRED).
  */
 static inline enum mltcp_yield_state mltcp_yield_judge(struct mltcp_sock *ms, u32 rtt_us,
 						       u32 min_rtt_us, u32 now_ms)
@@ -304,8 +304,8 @@ static inline enum mltcp_yield_state mltcp_yield_judge(struct mltcp_sock *ms, u3
 			return MLTCP_YIELD_HOLDS;
 		st = MLTCP_YIELD_DRAINED;
 		deeper = mltcp_yield_was_long(ms, now_ms);
-	} else if (queue && ms->gap_q8) {
-		st = MLTCP_YIELD_BOUND;
+	} else if (queue && ms->gap_log8) {
+		st = MLTCP_YIELD_EXPIRED;
 		deeper = true;
 	} else {
 		/* out of limit on a free link (or nothing learned): no evidence */

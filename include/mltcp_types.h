@@ -87,8 +87,8 @@ enum mltcp_mode {
 /* mltcp_sock.flags */
 #define MLTCP_SF_INIT		0x01	/* init ran; counted as open socket */
 #define MLTCP_SF_SIZE_GIVEN	0x02	/* bytes_per_iter set by control plane */
-#define MLTCP_SF_BOUNDS_GIVEN	0x04	/* iteration marks by control plane */
-#define MLTCP_SF_HINTED		(MLTCP_SF_SIZE_GIVEN | MLTCP_SF_BOUNDS_GIVEN)
+#define MLTCP_SF_MARKS_GIVEN	0x04	/* iteration marks by control plane */
+#define MLTCP_SF_HINTED		(MLTCP_SF_SIZE_GIVEN | MLTCP_SF_MARKS_GIVEN)
 #define MLTCP_SF_TIEBREAK_GIVEN	0x08	/* tiebreak set by control plane */
 #define MLTCP_SF_MARK_PENDING	0x10	/* a mark, not yet followed by an idle TX_START */
 #define MLTCP_SF_BACKOFF	0xc0	/* enum mltcp_backoff (2 bits, mltcp_restart.h) */
@@ -112,8 +112,8 @@ enum mltcp_mode {
  *	(mltcp_head_start_q10())
  * @phase: enum mltcp_phase, written only by mltcp_phase.h's transitions
  * @flags: MLTCP_SF_*, the backoff in the top two bits
- * @gap_q8: the learned iteration gap, or a marked flow's restart gap, on
- *	mltcp_gap_q8()'s log scale; 0 = none
+ * @gap_log8: the learned iteration gap, or a marked flow's restart gap, on
+ *	mltcp_gap_log8()'s log scale; 0 = none
  * @bursts: learner: bursts of this iteration (low nibble) and per
  *	iteration (high nibble, mltcp_learn_gap())
  * @restart_ms: given marks: low 16 bits of the clock at the last restart
@@ -135,7 +135,7 @@ struct mltcp_sock {
 	u16 tiebreak:11;
 	u16 phase:3;
 	u8 flags;
-	u8 gap_q8;
+	u8 gap_log8;
 	union {
 		u8 bursts;
 		u16 restart_ms;

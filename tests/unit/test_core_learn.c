@@ -119,7 +119,7 @@ static void test_given_overrides_learned(void **state)
 
 	/* a given mark: idle gaps no longer move the boundary */
 	assert_int_equal(mltcp_iter_begin(&ms, acked, 0, 0), MLTCP_EV_NONE);
-	assert_true(ms.flags & MLTCP_SF_BOUNDS_GIVEN);
+	assert_true(ms.flags & MLTCP_SF_MARKS_GIVEN);
 	{
 		u64 mark = ms.mark;
 
@@ -216,7 +216,7 @@ static void test_init_keeps_hints(void **state)
 	ms.carry = 77;
 	mltcp_sock_init(&ms, 12345, 0);
 	assert_true(ms.bytes_per_iter == 7 * MB);
-	assert_int_equal(ms.flags, MLTCP_SF_SIZE_GIVEN | MLTCP_SF_BOUNDS_GIVEN);
+	assert_int_equal(ms.flags, MLTCP_SF_SIZE_GIVEN | MLTCP_SF_MARKS_GIVEN);
 	assert_true(ms.mark == 12345);
 	assert_int_equal(ms.carry, 0);
 	assert_int_equal(ms.iters, 0);

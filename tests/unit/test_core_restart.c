@@ -187,24 +187,24 @@ static void test_yield_backoff(void **state)
 	/* a queue that outlasts the gap: ends on the bound, backoff 1 */
 	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 700), MLTCP_YIELD_HOLDS);
-	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 850), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 850), MLTCP_YIELD_EXPIRED);
 	assert_int_equal(mltcp_yield_backoff(&ms), 1);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 860), MLTCP_YIELD_NONE);
 	/* the next yield lasts half the gap */
 	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 350), MLTCP_YIELD_HOLDS);
-	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 450), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 450), MLTCP_YIELD_EXPIRED);
 	assert_int_equal(mltcp_yield_backoff(&ms), 2);
 	/* a quarter of the gap */
 	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 180), MLTCP_YIELD_HOLDS);
-	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 220), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 220), MLTCP_YIELD_EXPIRED);
 	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
 	/* then a 32nd (25 ms), and no shorter however often it runs out */
 	for (i = 0; i < 3; i++) {
 		mltcp_enter_yield(&ms, 800000, 0);
 		assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 20), MLTCP_YIELD_HOLDS);
-		assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 30), MLTCP_YIELD_BOUND);
+		assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 30), MLTCP_YIELD_EXPIRED);
 		assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
 	}
 	/* the deepest yield still drains when it finds the link free */
@@ -215,7 +215,7 @@ static void test_yield_backoff(void **state)
 	assert_true(ms.free_yield);
 	/* ... and a bound that runs out on a queue after it starts the count again */
 	mltcp_enter_yield(&ms, 800000, 0);
-	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 30), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 30), MLTCP_YIELD_EXPIRED);
 	assert_false(ms.free_yield);
 	assert_int_equal(yield_drains_at(&ms, 5), MLTCP_BACKOFF_MAX);
 	/* two in a row take a step back */
@@ -246,7 +246,7 @@ static void test_yield_backoff(void **state)
 	assert_int_equal(yield_drains_at(&ms, 250), 2);
 	/* at a quarter's bound none drains that late: the bound ends it first */
 	mltcp_enter_yield(&ms, 800000, 0);
-	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 250), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 250), MLTCP_YIELD_EXPIRED);
 	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
 	/* out of bound on a free link is no evidence: it counts as free */
 	mltcp_set_yield_backoff(&ms, 2);
@@ -258,7 +258,7 @@ static void test_yield_backoff(void **state)
 	assert_int_equal(yield_drains_at(&ms, 150), 1);
 	assert_int_equal(yield_drains_at(&ms, 150), 0);
 	/* with given marks a late drain is not judged by its length */
-	ms.flags |= MLTCP_SF_BOUNDS_GIVEN;
+	ms.flags |= MLTCP_SF_MARKS_GIVEN;
 	ms.start_ms = 0;
 	mltcp_enter_yield(&ms, 800000, 600);
 	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 900), MLTCP_YIELD_DRAINED);
@@ -286,14 +286,14 @@ static void test_no_turns_top_of_f(void **state)
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), ONE);
 	/* three yields that run out their bound reach the deepest backoff */
 	mltcp_enter_yield(&ms, 800000, 0);
-	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 850), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 850), MLTCP_YIELD_EXPIRED);
 	mltcp_enter_yield(&ms, 800000, 0);
-	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 450), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 450), MLTCP_YIELD_EXPIRED);
 	assert_false(mltcp_backoff_at_top(&ms));
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, MB),
 			 ONE + ONE / 4);
 	mltcp_enter_yield(&ms, 800000, 0);
-	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 220), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 220), MLTCP_YIELD_EXPIRED);
 	assert_true(mltcp_backoff_at_top(&ms));
 	/* the top of F from the first byte, whatever the bytes acked */
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), top);

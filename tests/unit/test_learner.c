@@ -300,14 +300,14 @@ static void test_given_paths(void **state)
 static void test_gap_q8(void **state)
 {
 	(void)state;
-	assert_int_equal(mltcp_gap_q8(0), 1);
-	assert_int_equal(mltcp_gap_q8(1), 1);
-	assert_int_equal(mltcp_gap_q8(1024), 80);
-	assert_int_equal(mltcp_gap_q8(2048), 88);
-	assert_int_equal(mltcp_gap_q8(1536), 84);
-	assert_int_equal(mltcp_gap_q8(UINT32_MAX), 255);
+	assert_int_equal(mltcp_gap_log8(0), 1);
+	assert_int_equal(mltcp_gap_log8(1), 1);
+	assert_int_equal(mltcp_gap_log8(1024), 80);
+	assert_int_equal(mltcp_gap_log8(2048), 88);
+	assert_int_equal(mltcp_gap_log8(1536), 84);
+	assert_int_equal(mltcp_gap_log8(UINT32_MAX), 255);
 	for (u32 g = 1; g < 5000000; g += g / 7 + 1)
-		assert_true(mltcp_gap_q8(g) <= mltcp_gap_q8(g + g / 7 + 1));
+		assert_true(mltcp_gap_log8(g) <= mltcp_gap_log8(g + g / 7 + 1));
 	/* the size of struct mltcp_sock did not grow */
 	assert_int_equal(sizeof(struct mltcp_sock), 56);
 }

@@ -60,7 +60,7 @@ static void test_declared_size_floor(void **state)
 	ms = new_sock();
 	mltcp_iter_begin(&ms, 0, 0, 1);
 	assert_true(ms.bytes_per_iter == 0);
-	assert_true(ms.flags & MLTCP_SF_BOUNDS_GIVEN);
+	assert_true(ms.flags & MLTCP_SF_MARKS_GIVEN);
 }
 
 /* Tiny iterations marked one after another teach a size F never uses. */
@@ -212,7 +212,7 @@ static void test_marked_backoff_recovers(void **state)
 		assert_int_equal(mltcp_yield_step(&ms, QUEUE_RTT, MIN_RTT, t + 700 + held * 3 / 4),
 				 MLTCP_YIELD_HOLDS);
 		assert_int_equal(mltcp_yield_step(&ms, QUEUE_RTT, MIN_RTT, t + 700 + held + 10),
-				 MLTCP_YIELD_BOUND);
+				 MLTCP_YIELD_EXPIRED);
 		assert_int_equal(mltcp_yield_backoff(&ms), i);
 		t += 2000;
 	}
@@ -252,7 +252,7 @@ static void test_deepest_bound_judged_by_queue(void **state)
 	/* the same with the queue still there keeps it deepest */
 	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_MAX);
 	marked_restart(&ms, 2000, 2064);
-	assert_int_equal(mltcp_yield_step(&ms, QUEUE_RTT, MIN_RTT, 2069), MLTCP_YIELD_BOUND);
+	assert_int_equal(mltcp_yield_step(&ms, QUEUE_RTT, MIN_RTT, 2069), MLTCP_YIELD_EXPIRED);
 	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
 }
 
@@ -270,7 +270,7 @@ static void test_marked_yield_clock(void **state)
 	assert_int_equal(mltcp_yield_step(&ms, QUEUE_RTT, MIN_RTT, restart + 50000),
 			 MLTCP_YIELD_HOLDS);
 	assert_int_equal(mltcp_yield_step(&ms, QUEUE_RTT, MIN_RTT, restart + 62000),
-			 MLTCP_YIELD_BOUND);
+			 MLTCP_YIELD_EXPIRED);
 }
 
 /*
