@@ -210,8 +210,9 @@ bool mltcp_ca_ack(struct sock *sk, u32 *acked, bool cwnd_limited)
 	}
 	mltcp_hook_ack(ms, &in, &out);
 	if (out.yield == MLTCP_YIELD_DRAINED || out.yield == MLTCP_YIELD_EXPIRED)
-		trace_mltcp_yield(sk, in.rtt.now_ms - ms->start_ms, out.yield == MLTCP_YIELD_EXPIRED,
-				  mltcp_yield_backoff(ms), in.rtt.rtt_us, in.rtt.min_rtt_us);
+		trace_mltcp_yield(sk, in.rtt.now_ms - ms->start_ms,
+				  out.yield == MLTCP_YIELD_EXPIRED, mltcp_yield_backoff(ms),
+				  in.rtt.rtt_us, in.rtt.min_rtt_us);
 	if (out.slow_start) {
 		trace_mltcp_ack(sk, ms, out.f, in.acked, in.acked);
 		tcp_snd_cwnd_set(tp, out.cwnd);
@@ -383,6 +384,7 @@ int mltcp_get_state(struct sock *sk, struct mltcp_sock_state *out)
 	out->overrun = mltcp_f_active(ms, mode) &&
 		       mltcp_iter_overrun(ms, READ_ONCE(g->overrun), out->bytes_this_iter);
 	out->unearned = !mltcp_iter_earned(ms);
+	out->phase = mltcp_phase(ms, mode, READ_ONCE(g->overrun), out->bytes_this_iter);
 	out->iterations = ms->iters;
 	out->cwnd = tcp_snd_cwnd(tp);
 	return 0;

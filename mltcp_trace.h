@@ -3,10 +3,12 @@
  * MLTCP tracepoints (/sys/kernel/tracing/events/mltcp/):
  *
  *   mltcp_iteration  an iteration ended on a socket: its bytes, how long it
- *                    took and whether the boundary was given or learned
- *   mltcp_ack        one ACK's F sample in congestion avoidance; costs a
- *                    patched-out branch while disabled (static key), and
- *                    everything it records is read inside the enabled path
+ *                    took, whether the boundary was given or learned and the
+ *                    phase the socket starts the next one in
+ *   mltcp_ack        one ACK's F sample in congestion avoidance and the
+ *                    socket's phase; costs a patched-out branch while
+ *                    disabled (static key), and everything it records is
+ *                    read inside the enabled path
  *   mltcp_restart    a new iteration's first transmission restarted the
  *                    window: cwnd before and after
  *   mltcp_yield      a restarted flow stopped yielding: how long it held its
@@ -52,7 +54,30 @@ static inline void mltcp_trace_addrs(const struct sock *sk, struct in6_addr *sad
 	ipv6_addr_set_v4mapped(inet_sk(sk)->inet_saddr, saddr);
 	ipv6_addr_set_v4mapped(inet_sk(sk)->inet_daddr, daddr);
 }
+
+/* enum mltcp_phase of @sk, read only while an event that records it is enabled */
+static inline u8 mltcp_trace_phase(const struct sock *sk)
+{
+	const struct mltcp_sock *ms = mltcp_sk(sk);
+
+	return mltcp_phase(ms, mltcp_get_mode(), mltcp_get_overrun(),
+			   mltcp_bytes_done(tcp_sk(sk)->bytes_acked, ms->mark));
+}
 #endif
+
+TRACE_DEFINE_ENUM(MLTCP_PHASE_BASE);
+TRACE_DEFINE_ENUM(MLTCP_PHASE_UNEARNED);
+TRACE_DEFINE_ENUM(MLTCP_PHASE_OVERRUN);
+TRACE_DEFINE_ENUM(MLTCP_PHASE_RAMP);
+TRACE_DEFINE_ENUM(MLTCP_PHASE_TOP);
+TRACE_DEFINE_ENUM(MLTCP_PHASE_YIELD);
+
+#define mltcp_trace_phase_name(phase)					\
+	__print_symbolic(phase, { MLTCP_PHASE_BASE, "base" },		\
+			 { MLTCP_PHASE_UNEARNED, "unearned" },		\
+			 { MLTCP_PHASE_OVERRUN, "overrun" },		\
+			 { MLTCP_PHASE_RAMP, "ramp" }, { MLTCP_PHASE_TOP, "top" }, \
+			 { MLTCP_PHASE_YIELD, "yield" })
 
 TRACE_EVENT(mltcp_iteration,
 
@@ -72,6 +97,7 @@ TRACE_EVENT(mltcp_iteration,
 		__field(__u32, duration_ms)
 		__field(__u32, iterations)
 		__field(bool, given)
+		__field(__u8, phase)
 	),
 
 	TP_fast_assign(
@@ -85,20 +111,15 @@ TRACE_EVENT(mltcp_iteration,
 		__entry->duration_ms = duration_ms;
 		__entry->iterations = iterations;
 		__entry->given = given;
+		__entry->phase = mltcp_trace_phase(sk);
 	),
 
-	TP_printk("src=[%pI6c]:%u dst=[%pI6c]:%u source=%s bytes=%llu duration_ms=%u bytes_per_iter=%llu iterations=%u",
+	TP_printk("src=[%pI6c]:%u dst=[%pI6c]:%u source=%s bytes=%llu duration_ms=%u bytes_per_iter=%llu iterations=%u phase=%s",
 		  __entry->saddr, __entry->sport, __entry->daddr, __entry->dport,
 		  __entry->given ? "given" : "learned", __entry->bytes,
-		  __entry->duration_ms, __entry->bytes_per_iter, __entry->iterations)
+		  __entry->duration_ms, __entry->bytes_per_iter, __entry->iterations,
+		  mltcp_trace_phase_name(__entry->phase))
 );
-
-TRACE_DEFINE_ENUM(MLTCP_PHASE_BASE);
-TRACE_DEFINE_ENUM(MLTCP_PHASE_UNEARNED);
-TRACE_DEFINE_ENUM(MLTCP_PHASE_OVERRUN);
-TRACE_DEFINE_ENUM(MLTCP_PHASE_RAMP);
-TRACE_DEFINE_ENUM(MLTCP_PHASE_TOP);
-TRACE_DEFINE_ENUM(MLTCP_PHASE_YIELD);
 
 TRACE_EVENT(mltcp_ack,
 
@@ -118,7 +139,7 @@ TRACE_EVENT(mltcp_ack,
 		__field(__u32, acked)
 		__field(__u32, credit)
 		__field(__u32, cwnd)
-		__field(__u8, f_state)
+		__field(__u8, phase)
 	),
 
 	TP_fast_assign(
@@ -132,20 +153,13 @@ TRACE_EVENT(mltcp_ack,
 		__entry->acked = acked;
 		__entry->credit = credit;
 		__entry->cwnd = tcp_snd_cwnd(tcp_sk(sk));
-		/* computed again here, only while the event is enabled */
-		__entry->f_state = mltcp_phase(ms, mltcp_get_mode(), mltcp_get_overrun(),
-						 __entry->bytes_this_iter);
+		__entry->phase = mltcp_trace_phase(sk);
 	),
 
-	TP_printk("sport=%u dport=%u bytes_this_iter=%llu bytes_per_iter=%llu ratio_q10=%u f_q10=%u acked=%u credit=%u cwnd=%u f_state=%s",
+	TP_printk("sport=%u dport=%u bytes_this_iter=%llu bytes_per_iter=%llu ratio_q10=%u f_q10=%u acked=%u credit=%u cwnd=%u phase=%s",
 		  __entry->sport, __entry->dport, __entry->bytes_this_iter,
 		  __entry->bytes_per_iter, __entry->ratio, __entry->f, __entry->acked,
-		  __entry->credit, __entry->cwnd,
-		  __print_symbolic(__entry->f_state, { MLTCP_PHASE_BASE, "base" },
-				   { MLTCP_PHASE_UNEARNED, "unearned" },
-				   { MLTCP_PHASE_OVERRUN, "overrun" },
-				   { MLTCP_PHASE_RAMP, "ramp" }, { MLTCP_PHASE_TOP, "top" },
-				   { MLTCP_PHASE_YIELD, "yield" }))
+		  __entry->credit, __entry->cwnd, mltcp_trace_phase_name(__entry->phase))
 );
 
 TRACE_EVENT(mltcp_restart,
