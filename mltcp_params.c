@@ -32,7 +32,7 @@
  * The global parameters (struct mltcp_globals): read by the hooks with
  * READ_ONCE(), one field at a time; slope and intercept packed in one word,
  * one load on the ACK path.  F on the decrease too: what makes loss-based
- * algorithms interleave over a tail-drop FIFO (docs/DESIGN.md, "The rules").
+ * algorithms interleave over a tail-drop FIFO (docs/DESIGN.md, "Rules and their evidence").
  */
 struct mltcp_globals mltcp_globals = {
 	.fparams	= MLTCP_SLOPE_DEFAULT | (MLTCP_INTERCEPT_DEFAULT << 16),
