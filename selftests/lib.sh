@@ -164,7 +164,9 @@ _ns_prefix="mlt$$"
 ml_netns() {
 	local ns="${_ns_prefix}-$2"
 	ip netns add "$ns" || return 1
-	at_exit "ip netns del $ns"
+	# A server started in the background outlives the shell that started it
+	# (and any lock that shell held): end what still runs in the namespace.
+	at_exit "ip netns pids $ns | xargs -r kill -9; ip netns del $ns"
 	ip -n "$ns" link set lo up
 	printf -v "$1" '%s' "$ns"
 }
