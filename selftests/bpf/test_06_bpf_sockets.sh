@@ -1,7 +1,8 @@
 #!/bin/bash
 # mltcpctl sockets on the BPF backend (its TCP socket iterator): the connections
 # mltcp-hold keeps open are listed with their addresses, algorithm, hints, the F
-# the core's math gives and the phase their owner reads through libmltcp; their peers (accepted sockets on the default algorithm) and
+# the core's math gives and the phase their owner reads through libmltcp (and counted
+# per phase by mltcpctl metrics, which promtool accepts); their peers (accepted sockets on the default algorithm) and
 # the sockets of another namespace are not.
 #
 #   [ NS: lo ]  mltcp-hold: 2 loopback connections (IPv4, IPv6) on mltcp_cubic;
@@ -9,7 +10,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib_native.sh"
 
-tap_plan 7
+tap_plan 8
 native_preconditions
 bpf_fresh
 tap_check "mltcpctl bpf load" "$MLTCPCTL" bpf load || tap_done
@@ -39,6 +40,11 @@ got=$(jq -r 'sort_by(.bytes_per_iter) | map("\(.bytes_per_iter) \(.phase)") | jo
 tap_result "each one's phase is the one its owner reads ($got; owner: $owner), F's ramp or a yield" \
 	"$([ "$got" = "$owner" ] && ! grep -Eqv '^(ramp|yield)$' <<<"$(jq -r '.[].phase' <<<"$json")"
 		echo $?)"
+prom=$(in_net "$MLTCPCTL" metrics)
+printf '%s\n' "$prom" | promtool check metrics &&
+	[ "$(awk '/^mltcp_phase_sockets[{]/ { n += $2 } END { print n + 0 }' <<<"$prom")" = 2 ] &&
+	grep -q '^mltcp_sockets{algo="mltcp_cubic"} [1-9]' <<<"$prom"
+tap_result "mltcpctl metrics: Prometheus text promtool accepts, the 2 sockets counted by phase" $?
 sport=$(awk '$2 == 0 { print $5 }' "$out")
 tap_result "addresses and ports match mltcp-hold's (port $sport)" \
 	"$(jq -e --argjson p "${sport:-0}" 'map(select(.src == "127.0.0.1" and .sport == $p)) | length == 1' <<<"$json" >/dev/null; echo $?)"
