@@ -128,6 +128,11 @@ class MltcpCongestion : public Base, public MltcpHints
         return m_glue.GetFQ10();
     }
 
+    void AckPhase(uint32_t* fQ10, BusyPhase* phase) const override
+    {
+        m_glue.AckPhase(fQ10, phase);
+    }
+
     std::string GetName() const override
     {
         return Self::kName;

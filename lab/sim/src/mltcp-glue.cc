@@ -6,11 +6,14 @@
  */
 #include "mltcp-glue.h"
 
+#include "topology-tcp.h"
+
 #include <cstring>
 #include <limits>
 
 #include "ns3/inet-socket-address.h"
 #include "ns3/inet6-socket-address.h"
+#include "ns3/rng-seed-manager.h"
 #include "ns3/simple-ref-count.h"
 #include "ns3/simulator.h"
 #include "ns3/tcp-header.h"
@@ -151,7 +154,8 @@ MltcpGlue::MltcpGlue()
       m_rttUs(0),
       m_creditBytes(0),
       m_flowTiebreak(0),
-      m_endpointsKnown(false)
+      m_endpointsKnown(false),
+      m_sim(nullptr)
 {
 }
 
@@ -165,7 +169,8 @@ MltcpGlue::MltcpGlue(const MltcpGlue& other)
       m_rttUs(other.m_rttUs),
       m_creditBytes(other.m_creditBytes),
       m_flowTiebreak(0),
-      m_endpointsKnown(false)
+      m_endpointsKnown(false),
+      m_sim(nullptr)
 {
 }
 
@@ -185,6 +190,7 @@ MltcpGlue::Bind(Ptr<TcpSocketBase> socket)
         m_link->Detach();
     }
     m_txBuffer = socket->GetTxBuffer();
+    m_sim = PeekPointer(DynamicCast<SimTcpSocket>(socket));
     m_link = Create<MltcpSendLink>(this, PeekPointer(socket));
     socket->TraceConnectWithoutContext("Tx", MakeCallback(&MltcpSendLink::Sent, m_link));
 }
@@ -285,12 +291,71 @@ MltcpGlue::TxStart(Ptr<TcpSocketState> tcb)
     in.interval_us = 0;
     in.min_rtt_us = MinRttUs(tcb);
     in.ca_open = tcb->m_congState.Get() < TcpSocketState::CA_CWR;
+    bool due = mltcp_restart_due(&m_ms,
+                                 in.g->mode,
+                                 in.g->fparams,
+                                 in.outstanding,
+                                 in.gap_us,
+                                 mltcp_idle_threshold_us(in.g->idle_ms, in.srtt_us));
     mltcp_hook_tx_start(&m_ms, &in, &out);
     if (out.restarted)
     {
         tcb->m_ssThresh = out.ssthresh;
         tcb->m_cWnd = out.cwnd;
     }
+    if (due && m_sim)
+    {
+        RecordRestart(out.restarted);
+    }
+}
+
+/* A restart began a yield: the one before it, if it still held, never ended. */
+void
+MltcpGlue::RecordRestart(bool lowered)
+{
+    SocketRecord* r = m_sim->Record();
+    double now = Simulator::Now().GetSeconds() * 1e3;
+
+    if (r->inYield)
+    {
+        r->yieldEnds[uint32_t(YieldEnd::CUT)]++;
+        r->yieldMs += now - r->yieldSince;
+        SocketEvent(r, now, "yield", double(YieldEnd::CUT), now - r->yieldSince);
+    }
+    r->restarts++;
+    r->lowered += lowered;
+    r->inYield = true;
+    r->yieldSince = now;
+}
+
+/* Whether the yield is within its bound now, as mltcp_yield_step() judges it. */
+bool
+MltcpGlue::YieldInBound(uint32_t nowMs) const
+{
+    uint32_t octaves = mltcp_backoff_octaves(mltcp_yield_backoff(&m_ms));
+
+    return m_ms.gap_log8 && mltcp_yield_held_log8(&m_ms, nowMs) + 8U * octaves < m_ms.gap_log8;
+}
+
+/* A yield ended on an ACK (@st): how, and the backoff it left. */
+void
+MltcpGlue::RecordYieldEnd(mltcp_yield_state st, bool inBound, bool late)
+{
+    SocketRecord* r = m_sim->Record();
+    double now = Simulator::Now().GetSeconds() * 1e3;
+    YieldEnd end = st == MLTCP_YIELD_EXPIRED ? YieldEnd::BOUND
+                   : !inBound             ? YieldEnd::FREE
+                   : late                 ? YieldEnd::LATE
+                                          : YieldEnd::DRAINED;
+
+    if (r->inYield)
+    {
+        r->yieldEnds[uint32_t(end)]++;
+        r->yieldMs += now - r->yieldSince;
+        SocketEvent(r, now, "yield", double(end), now - r->yieldSince);
+        r->inYield = false;
+    }
+    SocketBackoffTo(r, now, mltcp_yield_backoff(&m_ms));
 }
 
 void
@@ -319,13 +384,22 @@ MltcpGlue::Ack(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, uint32_t* credit
     in.ssthresh = tcb->m_ssThresh.Get();
     in.cwnd_clamp = std::numeric_limits<uint32_t>::max();
     in.cwnd_limited = true;
+    bool inBound = false;
+    bool late = false;
     if (mltcp_in_yield(&m_ms))
     {
         in.rtt.rtt_us = m_rttUs;
         in.rtt.min_rtt_us = MinRttUs(tcb);
         in.rtt.now_ms = NowMs();
+        /* how the yield would end here, for the record */
+        inBound = YieldInBound(in.rtt.now_ms);
+        late = inBound && mltcp_yield_was_long(&m_ms, in.rtt.now_ms);
     }
     mltcp_hook_ack(&m_ms, &in, &out);
+    if (m_sim && (out.yield == MLTCP_YIELD_DRAINED || out.yield == MLTCP_YIELD_EXPIRED))
+    {
+        RecordYieldEnd(out.yield, inBound, late);
+    }
     /* the base's own slow start takes the segments acked, unscaled (mltcp-glue.h) */
     if (out.slow_start)
     {
@@ -383,6 +457,30 @@ MltcpGlue::GetFQ10() const
 }
 
 void
+MltcpGlue::AckPhase(uint32_t* fQ10, BusyPhase* phase) const
+{
+    const mltcp_globals& g = MltcpGlobals();
+    uint64_t done = mltcp_bytes_done(BytesAckedNow(), m_ms.mark);
+
+    *fQ10 = GetFQ10();
+    switch (mltcp_phase(&m_ms, g.mode, g.overrun, done))
+    {
+    case MLTCP_PHASE_YIELD:
+        *phase = BusyPhase::YIELD;
+        break;
+    case MLTCP_PHASE_TOP:
+        *phase = BusyPhase::TOP;
+        break;
+    case MLTCP_PHASE_RAMP:
+        *phase = BusyPhase::RAMP;
+        break;
+    default:
+        *phase = BusyPhase::ONE;
+        break;
+    }
+}
+
+void
 MltcpGlue::Sent(Ptr<const Packet> packet, Ptr<const TcpSocketBase> socket)
 {
     Address local;
@@ -396,7 +494,11 @@ MltcpGlue::Sent(Ptr<const Packet> packet, Ptr<const TcpSocketBase> socket)
     if (!m_endpointsKnown && socket->GetSockName(local) == 0 && socket->GetPeerName(peer) == 0 &&
         CoreEndpoint(local, &localAddr, &localPort) && CoreEndpoint(peer, &peerAddr, &peerPort))
     {
-        m_flowTiebreak = mltcp_flow_tiebreak(localAddr, localPort, peerAddr, peerPort);
+        /* keyed by the run's seed; ns-3 starts every connection at sequence number 0 */
+        const struct mltcp_tiebreak_key key = {RngSeedManager::GetSeed(),
+                                               RngSeedManager::GetRun()};
+        m_flowTiebreak =
+            mltcp_flow_tiebreak(&key, localAddr, localPort, 1, peerAddr, peerPort, 1);
         m_endpointsKnown = true;
     }
     if (packet->GetSize() > 0)

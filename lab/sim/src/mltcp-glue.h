@@ -62,6 +62,7 @@
 #include <cstdint>
 
 #include "mltcp_core.h"
+#include "socket-record.h"
 
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
@@ -75,6 +76,7 @@ namespace ns3
 class TcpSocketBase;
 class TcpTxBuffer;
 class MltcpSendLink;
+class SimTcpSocket;
 
 /**
  * The simulation's MLTCP parameters: one struct mltcp_globals for every
@@ -128,11 +130,16 @@ class MltcpGlue
     void SetSize(uint64_t bytes);
     /** @return the F of the socket's phase now, Q10. */
     uint32_t GetFQ10() const;
+    /** The F now and the phase the socket's record counts it busy in. */
+    void AckPhase(uint32_t* fQ10, BusyPhase* phase) const;
     /** The bound socket sent @packet (payload only). */
     void Sent(Ptr<const Packet> packet, Ptr<const TcpSocketBase> socket);
 
   private:
     void Start();
+    void RecordRestart(bool lowered);
+    void RecordYieldEnd(mltcp_yield_state st, bool inBound, bool late);
+    bool YieldInBound(uint32_t nowMs) const;
     SequenceNumber32 SndUna(Ptr<const TcpSocketState> tcb) const;
     void AdvanceUna(SequenceNumber32 una);
     uint64_t BytesAckedNow() const;
@@ -150,6 +157,8 @@ class MltcpGlue
     bool m_endpointsKnown;     //!< m_flowTiebreak was drawn from them
     Ptr<TcpTxBuffer> m_txBuffer; //!< the bound socket's send buffer
     Ptr<MltcpSendLink> m_link;   //!< the bound socket's "Tx" trace to Sent()
+    SimTcpSocket* m_sim;         //!< the bound socket, null if unbound or not one;
+                                 //!< it owns the algorithm, so it outlives the state
 };
 
 } // namespace ns3

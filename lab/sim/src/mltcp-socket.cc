@@ -11,6 +11,7 @@
 
 #include "mltcp-congestion.h"
 #include "mltcp-glue.h"
+#include "topology-tcp.h"
 
 #include "ns3/abort.h"
 #include "ns3/enum.h"
@@ -177,9 +178,8 @@ CreateSimSocket(Ptr<Node> node, CcAlgo algo)
     SimSocket s;
     Ptr<TcpSocketBase> tcp;
 
-    s.socket = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
-    tcp = DynamicCast<TcpSocketBase>(s.socket);
-    NS_ABORT_MSG_UNLESS(tcp, "CreateSimSocket: the node's TCP sockets are no TcpSocketBase");
+    tcp = SimTcpSocket::Make(node, nullptr);
+    s.socket = tcp;
     if (CcAlgoUsesEcn(algo))
     {
         tcp->SetAttribute("UseEcn", EnumValue(TcpSocketState::On));

@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <string>
 
+#include "socket-record.h"
+
 #include "ns3/node.h"
 #include "ns3/ptr.h"
 #include "ns3/socket.h"
@@ -63,6 +65,8 @@ class MltcpHints
     virtual void SetIterationBytes(uint64_t bytes) = 0;
     /** @return the F of the socket's phase now, Q10 (1024 = 1.0). */
     virtual uint32_t GetFQ10() const = 0;
+    /** For the socket's record: its F now (Q10) and the phase it counts as busy in. */
+    virtual void AckPhase(uint32_t* fQ10, BusyPhase* phase) const = 0;
 };
 
 /** A sending socket and, for MLTCP algorithms, its hints. */

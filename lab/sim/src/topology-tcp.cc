@@ -3,20 +3,337 @@
 #include "topology-tcp.h"
 
 #include "job-profiles.h"
+#include "mltcp-socket.h"
+#include "socket-record.h"
+#include "training-job.h"
 
+#include "ns3/abort.h"
 #include "ns3/config.h"
+#include "ns3/inet-socket-address.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/rtt-estimator.h"
+#include "ns3/simulator.h"
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/tcp-socket-state.h"
+#include "ns3/tcp-tx-buffer.h"
+#include "ns3/tcp-tx-item.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <limits>
+#include <sstream>
 
 namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(SimPrrRecovery);
+NS_OBJECT_ENSURE_REGISTERED(SimRate);
+NS_OBJECT_ENSURE_REGISTERED(SimTcpSocket);
+
+namespace
+{
+
+double
+NowMs()
+{
+    return Simulator::Now().GetSeconds() * 1e3;
+}
+
+uint32_t
+Us(const Time& t)
+{
+    int64_t us = t.GetMicroSeconds();
+    if (us <= 0)
+    {
+        return 0;
+    }
+    return us >= std::numeric_limits<uint32_t>::max() ? std::numeric_limits<uint32_t>::max()
+                                                      : uint32_t(us);
+}
+
+std::string
+AddressText(const Address& a)
+{
+    std::ostringstream os;
+    if (InetSocketAddress::IsMatchingType(a))
+    {
+        InetSocketAddress in = InetSocketAddress::ConvertFrom(a);
+        os << in.GetIpv4() << ":" << in.GetPort();
+    }
+    return os.str();
+}
+
+/* the job whose listening port @a is (JobListenPort()), -1 if none */
+int32_t
+JobOfPeer(const Address& a)
+{
+    if (!InetSocketAddress::IsMatchingType(a))
+    {
+        return -1;
+    }
+    uint16_t port = InetSocketAddress::ConvertFrom(a).GetPort();
+    uint16_t first = JobListenPort(0);
+    return port >= first && port < JobChannelPort(0, 0) ? int32_t(port - first) : -1;
+}
+
+} // namespace
+
+TypeId
+SimRate::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::MltcpSimRate")
+                            .SetParent<TcpRateLinux>()
+                            .SetGroupName("Internet")
+                            .AddConstructor<SimRate>();
+    return tid;
+}
+
+void
+SimRate::SkbDelivered(TcpTxItem* skb)
+{
+    /* a segment SACKed before is not delivered again by the cumulative ACK */
+    if (skb->GetRateInformation().m_deliveredTime != Time::Max() && !skb->IsRetrans() &&
+        skb->GetLastSent() > m_latestSent)
+    {
+        m_latestSent = skb->GetLastSent();
+        m_rtt = Simulator::Now() - m_latestSent;
+    }
+    TcpRateLinux::SkbDelivered(skb);
+}
+
+TypeId
+SimTcpSocket::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::MltcpSimTcpSocket")
+                            .SetParent<TcpSocketBase>()
+                            .SetGroupName("Internet")
+                            .AddConstructor<SimTcpSocket>();
+    return tid;
+}
+
+SimTcpSocket::SimTcpSocket()
+    : TcpSocketBase()
+{
+    UseSimRate();
+}
+
+SimTcpSocket::SimTcpSocket(const SimTcpSocket& other)
+    : TcpSocketBase(other),
+      m_record(nullptr)
+{
+    UseSimRate();
+}
+
+void
+SimTcpSocket::UseSimRate()
+{
+    m_simRate = CreateObject<SimRate>();
+    m_rateOps = m_simRate;
+}
+
+Ptr<SimTcpSocket>
+SimTcpSocket::Make(Ptr<Node> node, Ptr<TcpCongestionOps> cc)
+{
+    Ptr<TcpL4Protocol> tcp = node->GetObject<TcpL4Protocol>();
+    NS_ABORT_MSG_UNLESS(tcp, "SimTcpSocket: the node has no TCP");
+    TypeIdValue rttType;
+    TypeIdValue recoveryType;
+    tcp->GetAttribute("RttEstimatorType", rttType);
+    tcp->GetAttribute("RecoveryType", recoveryType);
+    ObjectFactory rtt(rttType.Get().GetName());
+    ObjectFactory recovery(recoveryType.Get().GetName());
+    Ptr<SimTcpSocket> s = CreateObject<SimTcpSocket>();
+    s->SetNode(node);
+    s->SetTcp(tcp);
+    s->SetRtt(rtt.Create<RttEstimator>());
+    if (cc)
+    {
+        s->SetCongestionControlAlgorithm(cc);
+    }
+    s->SetRecoveryAlgorithm(recovery.Create<TcpRecoveryOps>());
+    return s;
+}
+
+Ptr<TcpSocketBase>
+SimTcpSocket::Fork()
+{
+    return CopyObject<SimTcpSocket>(this);
+}
+
+SocketRecord*
+SimTcpSocket::Record()
+{
+    if (!m_record)
+    {
+        Address local;
+        Address peer;
+        m_record = NewSocketRecord(GetNode() ? GetNode()->GetId() : 0,
+                                   m_congestionControl ? m_congestionControl->GetName() : "");
+        if (GetSockName(local) == 0)
+        {
+            m_record->local = AddressText(local);
+        }
+        if (GetPeerName(peer) == 0)
+        {
+            m_record->peer = AddressText(peer);
+            m_record->job = JobOfPeer(peer);
+        }
+        m_record->state = m_tcb->m_congState.Get();
+        m_record->stateSince = NowMs();
+        m_record->backoffSince = NowMs();
+    }
+    return m_record;
+}
+
+uint32_t
+SimTcpSocket::LatestRttUs() const
+{
+    return Us(m_simRate->LatestRtt());
+}
+
+uint32_t
+SimTcpSocket::MinRttUs() const
+{
+    return m_minRtt == Time::Max() ? ~0U : Us(m_minRtt);
+}
+
+void
+SimTcpSocket::StateTo(TcpSocketState::TcpCongState_t state)
+{
+    SocketRecord* r = m_record;
+    double now = NowMs();
+
+    if (!r || r->state == int(state))
+    {
+        return;
+    }
+    if (r->state == TcpSocketState::CA_LOSS)
+    {
+        r->lossMs += now - r->stateSince;
+    }
+    else if (r->state == TcpSocketState::CA_RECOVERY)
+    {
+        r->recoveryMs += now - r->stateSince;
+    }
+    if (state == TcpSocketState::CA_RECOVERY)
+    {
+        r->recoveries++;
+        SocketEvent(r, now, "recovery", m_tcb->m_cWnd.Get() / double(m_tcb->m_segmentSize), 0);
+    }
+    else if (state == TcpSocketState::CA_CWR)
+    {
+        r->cwrs++;
+        SocketEvent(r, now, "cwr", m_tcb->m_cWnd.Get() / double(m_tcb->m_segmentSize), 0);
+    }
+    r->state = state;
+    r->stateSince = now;
+}
+
+/* an ACK of new data: its F and phase (MLTCP's), and the time since the last one */
+void
+SimTcpSocket::CountAck()
+{
+    SocketRecord* r = Record();
+    double now = NowMs();
+    uint32_t f = 1024;
+    BusyPhase phase = BusyPhase::ONE;
+    auto* hints = dynamic_cast<const MltcpHints*>(PeekPointer(m_congestionControl));
+
+    if (hints)
+    {
+        hints->AckPhase(&f, &phase);
+    }
+    r->acks++;
+    if (phase == BusyPhase::YIELD)
+    {
+        r->yieldAcks++;
+    }
+    else
+    {
+        r->fHist[std::min<uint32_t>((f + 64) >> 7, kFBins - 1)]++;
+    }
+    if (r->lastFlight && r->lastAckMs >= 0)
+    {
+        r->busyMs[uint32_t(r->lastPhase)] += now - r->lastAckMs;
+    }
+    r->lastAckMs = now;
+    r->lastPhase = phase;
+    r->lastFlight = m_tcb->m_highTxMark.Get() > m_txBuffer->HeadSequence();
+}
+
+void
+SimTcpSocket::ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader)
+{
+    SequenceNumber32 head = m_txBuffer->HeadSequence();
+
+    TcpSocketBase::ReceivedAck(packet, tcpHeader);
+    if (m_simRate->LatestRtt().IsStrictlyPositive() && m_simRate->LatestRtt() < m_minRtt)
+    {
+        m_minRtt = m_simRate->LatestRtt();
+    }
+    if (!m_record)
+    {
+        return;
+    }
+    StateTo(m_tcb->m_congState.Get());
+    if (m_txBuffer->HeadSequence() > head)
+    {
+        CountAck();
+    }
+}
+
+uint32_t
+SimTcpSocket::SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck)
+{
+    bool retx = seq < m_tcb->m_highTxMark.Get();
+    bool idle = m_tcb->m_highTxMark.Get() <= m_txBuffer->HeadSequence();
+    uint32_t sz = TcpSocketBase::SendDataPacket(seq, maxSize, withAck);
+
+    if (sz)
+    {
+        SocketRecord* r = Record();
+        r->sentBytes += sz;
+        if (retx)
+        {
+            r->retxBytes += sz;
+        }
+        if (idle)
+        {
+            /* busy from here: the phase of the flight's first segment */
+            uint32_t f = 1024;
+            auto* hints = dynamic_cast<const MltcpHints*>(PeekPointer(m_congestionControl));
+            r->lastPhase = BusyPhase::ONE;
+            if (hints)
+            {
+                hints->AckPhase(&f, &r->lastPhase);
+            }
+            r->lastAckMs = NowMs();
+            r->lastFlight = true;
+        }
+    }
+    return sz;
+}
+
+void
+SimTcpSocket::ReTxTimeout()
+{
+    TcpSocketState::TcpCongState_t before = m_tcb->m_congState.Get();
+    uint32_t retries = m_dataRetrCount;
+
+    TcpSocketBase::ReTxTimeout();
+    if (m_record && m_dataRetrCount != retries)
+    {
+        m_record->rtos++;
+        if (before == TcpSocketState::CA_RECOVERY)
+        {
+            m_record->recoveryRtos++;
+        }
+        SocketEvent(m_record, NowMs(), "rto", before, Us(m_rto.Get()) / 1e3);
+        StateTo(m_tcb->m_congState.Get());
+    }
+}
 
 TypeId
 SimPrrRecovery::GetTypeId()
