@@ -29,11 +29,27 @@
 
 /* ---- congestion-control hooks ---------------------------------------- */
 
-/* The connection's tie-break, the same at both ends (mltcp_flow_tiebreak()). */
+/* The drawn tie-break's secret, drawn at the first connection after boot. */
+static struct mltcp_tiebreak_key mltcp_tiebreak_key __read_mostly;
+
+/*
+ * The connection's tie-break, the same at both ends of a connection on this
+ * host (mltcp_flow_tiebreak()).  Each direction's first data byte: the
+ * peer's is rcv_nxt less the bytes received; ours snd_una less the bytes
+ * acked, where an active open's bytes_acked also counts its SYN (acked by
+ * the SYN-ACK) and a passive one's does not (the child starts past its
+ * SYN-ACK): so one more when bytes_acked is not zero.  Exact whenever the
+ * algorithm is set before the peer has acked data from a passive opener.
+ */
 static u16 mltcp_sk_flow_tiebreak(const struct sock *sk)
 {
+	const struct tcp_sock *tp = tcp_sk(sk);
 	u32 local = (__force u32)sk->sk_rcv_saddr;
 	u32 remote = (__force u32)sk->sk_daddr;
+	u32 local_isn = tp->snd_una - (u32)tp->bytes_acked + !!tp->bytes_acked;
+	u32 remote_isn = tp->rcv_nxt - (u32)tp->bytes_received;
+
+	net_get_random_once(&mltcp_tiebreak_key, sizeof(mltcp_tiebreak_key));
 
 #if IS_ENABLED(CONFIG_IPV6)
 	if (sk->sk_family == AF_INET6) {
@@ -41,7 +57,8 @@ static u16 mltcp_sk_flow_tiebreak(const struct sock *sk)
 		remote = mltcp_fold_addr6((__force const u32 *)sk->sk_v6_daddr.s6_addr32);
 	}
 #endif
-	return mltcp_flow_tiebreak(local, sk->sk_num, remote, ntohs(sk->sk_dport));
+	return mltcp_flow_tiebreak(&mltcp_tiebreak_key, local, sk->sk_num, local_isn,
+				   remote, ntohs(sk->sk_dport), remote_isn);
 }
 
 /**

@@ -233,17 +233,29 @@ static __always_inline struct mltcp_bpf_sock *mltcp_state(struct sock *sk)
 #define AF_INET6 10	/* vmlinux.h has the kernel's types, not its macros */
 #endif
 
-/* The connection's tie-break, the same at both ends (mltcp_flow_tiebreak()). */
+/* The drawn tie-break's secret: mltcpctl draws it when it loads the backend. */
+const volatile u64 mltcp_tiebreak_key[2];
+
+/*
+ * The connection's tie-break, the same at both ends of a connection on this
+ * host (mltcp_flow_tiebreak()); each direction's first data byte as the
+ * module's mltcp_sk_flow_tiebreak() finds it.
+ */
 static __always_inline u16 mltcp_bpf_flow_tiebreak(const struct sock *sk)
 {
 	const struct sock_common *c = &sk->__sk_common;
+	const struct tcp_sock *tp = tcp_sk(sk);
+	struct mltcp_tiebreak_key key = { mltcp_tiebreak_key[0], mltcp_tiebreak_key[1] };
 	u32 local = c->skc_rcv_saddr, remote = c->skc_daddr;
+	u32 local_isn = tp->snd_una - (u32)tp->bytes_acked + !!tp->bytes_acked;
+	u32 remote_isn = tp->rcv_nxt - (u32)tp->bytes_received;
 
 	if (c->skc_family == AF_INET6) {
 		local = mltcp_fold_addr6(c->skc_v6_rcv_saddr.in6_u.u6_addr32);
 		remote = mltcp_fold_addr6(c->skc_v6_daddr.in6_u.u6_addr32);
 	}
-	return mltcp_flow_tiebreak(local, c->skc_num, remote, __builtin_bswap16(c->skc_dport));
+	return mltcp_flow_tiebreak(&key, local, c->skc_num, local_isn,
+				   remote, __builtin_bswap16(c->skc_dport), remote_isn);
 }
 
 /**

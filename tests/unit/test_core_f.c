@@ -72,15 +72,38 @@ static void test_head_start(void **state)
 }
 
 /*
- * Both ends of a connection draw one tie-break (the endpoints swapped hash
- * alike), an IPv4-mapped IPv6 address hashes as its IPv4 address, and
- * connections that differ only in the ephemeral port spread over the range.
+ * SipHash-2-4 as its paper defines it: the paper's own example (key 00..0f,
+ * the 15 bytes 00..0e; its appendix A) and the empty message under the same
+ * key (the reference implementation's first test vector).
  */
-static void test_flow_tiebreak(void **state)
+static void test_siphash_vectors(void **state)
+{
+	const struct mltcp_tiebreak_key key = {
+		0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL
+	};
+	const u64 m[1] = { 0x0706050403020100ULL };
+
+	(void)state;
+	assert_int_equal(mltcp_siphash24(&key, m, 1, 0x000e0d0c0b0a0908ULL, 15),
+			 0xa129ca6149be45e5ULL);
+	assert_int_equal(mltcp_siphash24(&key, NULL, 0, 0, 0), 0x726fdb47dd0e0e31ULL);
+}
+
+static const struct mltcp_tiebreak_key test_key = { 0x243f6a8885a308d3ULL, 0x13198a2e03707344ULL };
+
+/*
+ * Both ends of a connection draw one tie-break under one key: each sees the
+ * other's endpoint and sequence number as "remote"; also when the two
+ * endpoints are alike (a socket connected to itself).  An IPv4-mapped IPv6
+ * address hashes as its IPv4 address, and connections that differ only in
+ * the ephemeral port spread over the range.
+ */
+static void test_flow_tiebreak_ends(void **state)
 {
 	const u32 v4a = 0x0201a8c0U, v4b = 0x0301a8c0U;	/* any two words */
 	u32 mapped[4] = { 0, 0, 0, v4a }, v6[4] = { 0x20010db8U, 0, 0, 1 };
 	unsigned int quarter[4] = { 0 }, port;
+	u32 isn_a = 0x9e3779b9U, isn_b = 0x7f4a7c15U;
 	u16 t;
 
 	(void)state;
@@ -88,21 +111,62 @@ static void test_flow_tiebreak(void **state)
 	assert_int_equal(mltcp_fold_addr6(mapped), v4a);
 	assert_true(mltcp_fold_addr6(v6) != 1 && mltcp_fold_addr6(v6) != 0x20010db8U);
 	for (port = 32768; port < 32768 + 4096; port++) {
-		t = mltcp_flow_tiebreak(v4a, (u16)port, v4b, 29500);
-		assert_int_equal(t, mltcp_flow_tiebreak(v4b, 29500, v4a, (u16)port));
+		isn_a = isn_a * 1664525U + 1013904223U;
+		isn_b ^= isn_a >> 7;
+		t = mltcp_flow_tiebreak(&test_key, v4a, (u16)port, isn_a, v4b, 29500, isn_b);
+		assert_int_equal(t, mltcp_flow_tiebreak(&test_key, v4b, 29500, isn_b,
+							v4a, (u16)port, isn_a));
 		assert_true(t <= MLTCP_TIEBREAK_MAX);
 		quarter[t * 4 / (MLTCP_TIEBREAK_MAX + 1)]++;
+		/* a socket connected to itself: the sequence numbers order the ends */
+		assert_int_equal(mltcp_flow_tiebreak(&test_key, v4a, (u16)port, isn_a,
+						     v4a, (u16)port, isn_b),
+				 mltcp_flow_tiebreak(&test_key, v4a, (u16)port, isn_b,
+						     v4a, (u16)port, isn_a));
 	}
 	/* 1024 per quarter if even; a poor mix would pile them up */
 	for (port = 0; port < 4; port++)
 		assert_in_range(quarter[port], 900, 1150);
-	/* the same endpoints always give the same value */
-	assert_int_equal(mltcp_flow_tiebreak(v4a, 40000, v4b, 29500),
-			 mltcp_flow_tiebreak(v4a, 40000, v4b, 29500));
-	assert_true(mltcp_flow_tiebreak(v4a, 40000, v4b, 29500) !=
-		    mltcp_flow_tiebreak(v4a, 40001, v4b, 29500) ||
-		    mltcp_flow_tiebreak(v4a, 40000, v4b, 29500) !=
-		    mltcp_flow_tiebreak(v4a, 40002, v4b, 29500));
+	/* the same connection always gives the same value */
+	assert_int_equal(mltcp_flow_tiebreak(&test_key, v4a, 40000, 1, v4b, 29500, 2),
+			 mltcp_flow_tiebreak(&test_key, v4a, 40000, 1, v4b, 29500, 2));
+}
+
+/*
+ * The draw is keyed: the same endpoints and sequence numbers under other
+ * keys draw values spread over the whole range (a peer that knows all it
+ * sends cannot tell its draw), and a peer that changes only its own
+ * sequence number, or its port, draws afresh.
+ */
+static void test_flow_tiebreak_keyed(void **state)
+{
+	const u32 v4a = 0x0201a8c0U, v4b = 0x0301a8c0U;
+	struct mltcp_tiebreak_key key = test_key;
+	unsigned int quarter[4] = { 0 }, i, same = 0;
+	u16 t0, t;
+
+	(void)state;
+	t0 = mltcp_flow_tiebreak(&key, v4a, 40000, 1000, v4b, 29500, 2000);
+	for (i = 0; i < 4096; i++) {
+		key.k0 = key.k0 * 6364136223846793005ULL + 1442695040888963407ULL;
+		key.k1 ^= key.k0 >> 11;
+		t = mltcp_flow_tiebreak(&key, v4a, 40000, 1000, v4b, 29500, 2000);
+		quarter[t * 4 / (MLTCP_TIEBREAK_MAX + 1)]++;
+		same += t == t0;
+	}
+	for (i = 0; i < 4; i++)
+		assert_in_range(quarter[i], 900, 1150);
+	/* 4 expected (1 in 1025); more would mean the key barely matters */
+	assert_in_range(same, 0, 16);
+	/* one bit of one key word, one sequence number, one port: another draw */
+	key = test_key;
+	key.k1 ^= 1;
+	assert_int_not_equal(mltcp_flow_tiebreak(&test_key, v4a, 40000, 1000, v4b, 29500, 2000),
+			     mltcp_flow_tiebreak(&key, v4a, 40000, 1000, v4b, 29500, 2000));
+	assert_int_not_equal(mltcp_flow_tiebreak(&test_key, v4a, 40000, 1000, v4b, 29500, 2000),
+			     mltcp_flow_tiebreak(&test_key, v4a, 40000, 1000, v4b, 29500, 2001));
+	assert_int_not_equal(mltcp_flow_tiebreak(&test_key, v4a, 40000, 1000, v4b, 29500, 2000),
+			     mltcp_flow_tiebreak(&test_key, v4a, 40001, 1000, v4b, 29500, 2000));
 }
 
 /* Tie-breaks from a uniform word cover [0, 1024]; given ones survive the connection start. */
@@ -307,7 +371,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_f_at_ratios),
 		cmocka_unit_test(test_head_start),
-		cmocka_unit_test(test_flow_tiebreak),
+		cmocka_unit_test(test_siphash_vectors),
+		cmocka_unit_test(test_flow_tiebreak_ends),
+		cmocka_unit_test(test_flow_tiebreak_keyed),
 		cmocka_unit_test(test_tiebreak_init),
 		cmocka_unit_test(test_ratio_from_socket),
 		cmocka_unit_test(test_clamping),

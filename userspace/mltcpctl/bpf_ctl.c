@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/utsname.h>
@@ -300,6 +301,14 @@ int mltcpctl_bpf_load(void)
 	skel = skel_open();
 	if (!skel)
 		return why_not(errno, "load: cannot open the BPF object");
+	/* the drawn tie-break's secret, for as long as the backend stays loaded */
+	if (getrandom((void *)skel->rodata->mltcp_tiebreak_key,
+		      sizeof(skel->rodata->mltcp_tiebreak_key), 0) !=
+	    (ssize_t)sizeof(skel->rodata->mltcp_tiebreak_key)) {
+		err = errno;
+		mltcp_bpf__destroy(skel);
+		return why_not(err, "load: cannot draw the tie-break's secret (getrandom)");
+	}
 	err = mltcp_bpf__load(skel);
 	if (err) {
 		err = -err;

@@ -90,8 +90,9 @@ TxStart(Tap* tap)
 void
 Tiebreak(Tap* tap)
 {
-    u16 ab = mltcp_flow_tiebreak(0x0100000a, 40000, 0x0200000a, 5000);
-    u16 ba = mltcp_flow_tiebreak(0x0200000a, 5000, 0x0100000a, 40000);
+    const struct mltcp_tiebreak_key key = {1, 2};
+    u16 ab = mltcp_flow_tiebreak(&key, 0x0100000a, 40000, 7, 0x0200000a, 5000, 9);
+    u16 ba = mltcp_flow_tiebreak(&key, 0x0200000a, 5000, 9, 0x0100000a, 40000, 7);
 
     tap->Check(ab == ba && ab <= MLTCP_TIEBREAK_MAX, "both ends of a connection draw one tie-break");
 }
