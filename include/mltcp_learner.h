@@ -330,8 +330,11 @@ static inline bool mltcp_learn_gap(struct mltcp_sock *ms, u32 gap_us, u64 size)
 		return true;
 	}
 	/* overdue: the reference steps down, not below this gap (ref > 13 here) */
-	if (overdue)
-		ms->gap_log8 = (u8)(ref - MLTCP_GAP_STEP_LOG8 > g ? ref - MLTCP_GAP_STEP_LOG8 : g + 1);
+	if (overdue) {
+		unsigned int down = ref - MLTCP_GAP_STEP_LOG8;
+
+		ms->gap_log8 = (u8)(down > g ? down : g + 1);
+	}
 	if (cur < MLTCP_BURSTS_MAX)
 		cur++;
 	ms->bursts = (u8)((prev << 4) | cur);

@@ -129,6 +129,7 @@ enum mltcp_backoff {
 	MLTCP_BACKOFF_TOP,	/* a 32nd: F at its top (MLTCP_PHASE_TOP) */
 	MLTCP_BACKOFF_MAX = MLTCP_BACKOFF_TOP,
 };
+
 /* the deepest limit, gap / 2^5: long enough for an RTT sample or two */
 #define MLTCP_BACKOFF_TOP_OCTAVES	5
 /* a learned yield that drains after gap / 2^2 counts as one at its limit */
