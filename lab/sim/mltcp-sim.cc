@@ -473,7 +473,7 @@ main(int argc, char** argv)
             p.alignedExcessMs = cs.AlignedExcessMs();
             RunSpec spec = base;
             spec.offsetsMs = p.centralOffsetsMs;
-            spec.gatesMs = p.idealMs;
+            spec.gatesMs = cs.GatesMs();
             spec.label = plan.tag + "central";
             centralTask[si].push_back(AddTask(central, sc, outDir, spec));
             results[si].push_back(p);

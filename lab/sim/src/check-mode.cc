@@ -117,7 +117,7 @@ RunCheck(const Scenario& sc,
                                sc.durationS * 1e3);
             RunSpec spec = tasks[plans[c].stock].spec;
             spec.offsetsMs = cs.ShiftsMs();
-            spec.gatesMs = p.idealMs;
+            spec.gatesMs = cs.GatesMs();
             spec.label = sc.cases[c].name + "-central";
             centralTask[c] = AddTask(central, sc, outDir, spec);
         }

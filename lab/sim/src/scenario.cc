@@ -79,6 +79,7 @@ static const NumberKey kNumberKeys[] = {
     {"alone_duration_s", &Scenario::aloneDurationS, 0.001},
     {"jc_threshold", &Scenario::jcThreshold, 0},
     {"start_jitter_ms", &Scenario::startJitterMs, 0},
+    {"central_slack", &Scenario::centralSlack, 0},
 };
 
 static const CountKey kCountKeys[] = {

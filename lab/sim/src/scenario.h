@@ -88,6 +88,7 @@ struct Scenario
     uint32_t seed = 1;
     std::string placement = "random"; //!< random, packed, spread
     double jcThreshold = 0.05;
+    double centralSlack = 0.01; //!< the centralized schedule's gate over the ideal, minus 1
     std::vector<uint32_t> sweepJobs;
     std::vector<double> sweepOversubscription;
 

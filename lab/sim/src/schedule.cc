@@ -262,10 +262,12 @@ CentralSchedule::CentralSchedule(const Scenario& sc,
             compute += seg.computeMs;
             comm += seg.commBytes * 8e3 / hostGoodput;
         }
-        const double period = std::isfinite(idealMs[i]) && idealMs[i] > 0 ? idealMs[i]
-                                                                           : prof.idealMs;
-        const double scale = std::max(0.1, (period - compute) / comm);
-        m_period.push_back(std::max(1, int(std::lround(period / kBinMs))));
+        const double alone = std::isfinite(idealMs[i]) && idealMs[i] > 0 ? idealMs[i]
+                                                                          : prof.idealMs;
+        const double scale = std::max(0.1, (alone - compute) / comm);
+        // the gate's period: the iteration alone and the slack that lets a late job catch up
+        m_gateMs.push_back(alone * (1 + sc.centralSlack));
+        m_period.push_back(std::max(1, int(std::lround(m_gateMs.back() / kBinMs))));
         const uint32_t nh = hosts[j].size();
         std::vector<JobChannel> channels = JobChannels(job.profile.pattern, nh);
         for (uint32_t c = 0; c < channels.size(); c++)
@@ -373,23 +375,39 @@ CentralSchedule::CentralSchedule(const Scenario& sc,
             {
                 Add(m_load[u.link], u, i, shift[i], -1);
             }
-            int best = shift[i];
-            double bestCost = std::numeric_limits<double>::infinity();
+            // the cost of every shift, then the middle of the widest run of the
+            // cheapest (circular): the largest margin for a late iteration
+            std::vector<double> cost(kShiftSteps, 0);
+            std::vector<int> at(kShiftSteps);
+            double low = std::numeric_limits<double>::infinity();
             for (int step = 0; step < kShiftSteps; step++)
             {
-                int s = int(std::lround(double(step) * m_period[i] / kShiftSteps));
-                double cost = 0;
+                at[step] = int(std::lround(double(step) * m_period[i] / kShiftSteps));
                 for (const Use& u : m_uses[i])
                 {
-                    cost += LinkExcess(m_load[u.link], u, i, s);
+                    cost[step] += LinkExcess(m_load[u.link], u, i, at[step]);
                 }
-                // ties keep the current shift: passes end
-                if (cost < bestCost - 1e-6 || (cost <= bestCost + 1e-6 && s == shift[i]))
+                low = std::min(low, cost[step]);
+            }
+            const double tol = 1e-6 + 1e-3 * low;
+            int bestStart = 0;
+            int bestLen = 0;
+            for (int step = 0; step < kShiftSteps; step++)
+            {
+                int len = 0;
+                while (len < kShiftSteps && cost[(step + len) % kShiftSteps] <= low + tol)
                 {
-                    bestCost = cost;
-                    best = s;
+                    len++;
+                }
+                if (len > bestLen)
+                {
+                    bestLen = len;
+                    bestStart = step;
                 }
             }
+            // where every shift does as well, the job keeps its own
+            int best = bestLen == kShiftSteps ? shift[i]
+                                              : at[(bestStart + bestLen / 2) % kShiftSteps];
             moved = moved || best != shift[i];
             shift[i] = best;
             for (const Use& u : m_uses[i])
@@ -468,6 +486,12 @@ const std::vector<double>&
 CentralSchedule::ShiftsMs() const
 {
     return m_shiftMs;
+}
+
+const std::vector<double>&
+CentralSchedule::GatesMs() const
+{
+    return m_gateMs;
 }
 
 const std::vector<double>&

@@ -99,7 +99,11 @@ class CompatModel
 /**
  * The centralized schedule, as Cassini's agents hold it: job i's iteration
  * k starts no earlier than shift_i + k x period_i, period_i its iteration
- * alone measured in the simulator (its ideal).
+ * alone measured in the simulator (its ideal) times 1 + central_slack: a
+ * job held to exactly its ideal never makes up a late iteration (the
+ * first's slow start, a loss), so every lag would shift it for good into
+ * its neighbour's turn; the slack lets it catch up by that share of an
+ * iteration each iteration.
  *
  * Each job's traffic on each link is a rate over its period, from the
  * same run alone: a communication phase lasts its share of the measured
@@ -112,7 +116,8 @@ class CompatModel
  * capacity, summed over every link two jobs cross, over the run's length
  * (periods that are not commensurate drift against each other and the
  * sum sees it), by coordinate descent over each job's shift in 1/64ths
- * of its period.  The same fluid model predicts each job's iteration
+ * of its period, each job taking the middle of its widest range of
+ * cheapest shifts (the largest margin).  The same fluid model predicts each job's iteration
  * under the schedule: its ideal plus, per millisecond it sends, its most
  * over-committed link's excess (load / capacity - 1).
  */
@@ -133,6 +138,8 @@ class CentralSchedule
 
     /** @return each job's shift, ms within its period. */
     const std::vector<double>& ShiftsMs() const;
+    /** @return each job's gate period, ms: its ideal and the slack (central_slack). */
+    const std::vector<double>& GatesMs() const;
     /** @return each job's predicted iteration under the schedule, mean over the run's last half. */
     const std::vector<double>& PredictedMs() const;
     /** @return the traffic above capacity at the shifts, ms of a full link, over the run. */
@@ -156,6 +163,7 @@ class CentralSchedule
     std::vector<std::vector<Use>> m_uses;  //!< per job, its shared links only
     std::vector<std::vector<float>> m_load; //!< per shared link, per bin of the run
     std::vector<double> m_shiftMs;
+    std::vector<double> m_gateMs;
     std::vector<double> m_predMs;
     double m_excess = 0;
     double m_alignedExcess = 0;
