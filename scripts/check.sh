@@ -99,6 +99,9 @@ stage "[sim] the fast scenario: the compatible dumbbell pair converges under MLT
 stage "[sim] three Reno jobs behind a tail-drop FIFO converge under MLTCP (its window restart\
  takes them apart) where stock lost" \
 	"$BUILD/sim/mltcp-sim" --check lab/sim/scenarios/check-restart.conf
+stage "[sim] two jobs on one 2:1 uplink of a leaf-spine: MLTCP within 1.10x of the gated\
+ centralized schedule, which beats stock by 1.2x (fails with mltcp.slope=0)" \
+	"$BUILD/sim/mltcp-sim" --check lab/sim/scenarios/check-cluster.conf
 say "# ===== the DDP benchmark's report and grid checks (recorded results, host)"
 stream lab/tests/test-bench-reports.sh || true
 stream lab/tests/test-demo-report.sh || true
