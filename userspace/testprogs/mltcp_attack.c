@@ -15,8 +15,13 @@
  *		   with no idle gap;
  *	pausing    BYTES (default 10 MB) at a time, each followed, once all
  *		   of it is acked, by PAUSE_MS (default 25) with nothing in
- *		   flight: a bulk sender idle for a small share of its time.
- *	After every send() and every millisecond of waiting it reads the
+ *		   flight: a bulk sender idle for a small share of its time;
+ *	learned    five bursts of 64 KB, each followed by 100 ms once acked
+ *		   (the learner learns 64 KB from them), then an endless stream;
+ *	stream     an endless stream and nothing else: with a stock ALGO, the
+ *		   control the others are measured against (no samples).
+ *	After every send() and every millisecond of waiting (for room in the
+ *	send buffer, or for the ACKs before a pause) it reads the
  *	socket's MLTCP state (MLTCP_SO_INFO) and counts the samples with
  *	F > 1 and those with F > 1 past OVERRUN_Q10 / 1024 times the size
  *	(the overrun bound).  At the end it prints one line:
@@ -79,7 +84,6 @@ int main(int argc, char **argv)
 {
 	static char buf[1 << 16];	/* never read */
 	struct sockaddr_in a = { .sin_family = AF_INET };
-	struct timeval tv = { .tv_sec = 0, .tv_usec = 100000 };
 	long port, secs, overrun, bytes = -1, pause_ms = 25;
 	unsigned long long written = 0, since = 0;
 	struct tally t = { 0 };
@@ -93,12 +97,13 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 7 || argc > 9) {
 		fprintf(stderr, "usage: mltcp-attack ADDR PORT ALGO "
-			"maxsize|redeclare|beginzero|pausing SECONDS OVERRUN_Q10 [BYTES [PAUSE_MS]]\n");
+			"maxsize|redeclare|beginzero|pausing|learned|stream SECONDS OVERRUN_Q10 "
+			"[BYTES [PAUSE_MS]]\n");
 		return 2;
 	}
 	mode = argv[4];
 	if (strcmp(mode, "maxsize") && strcmp(mode, "redeclare") && strcmp(mode, "beginzero") &&
-	    strcmp(mode, "pausing")) {
+	    strcmp(mode, "pausing") && strcmp(mode, "stream") && strcmp(mode, "learned")) {
 		fprintf(stderr, "mltcp-attack: bad mode '%s'\n", mode);
 		return 2;
 	}
@@ -124,11 +129,9 @@ int main(int argc, char **argv)
 		perror("mltcp-attack: socket");
 		return 1;
 	}
-	/* a send blocked by a full buffer returns in time for the deadline */
 	if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, argv[3], strlen(argv[3])) ||
-	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) ||
 	    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf))) {
-		fprintf(stderr, "mltcp-attack: TCP_CONGESTION %s, SO_SNDTIMEO, SO_SNDBUF: %s\n",
+		fprintf(stderr, "mltcp-attack: TCP_CONGESTION %s, SO_SNDBUF: %s\n",
 			argv[3], strerror(errno));
 		return 1;
 	}
@@ -142,19 +145,28 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mltcp-attack: connect: %s\n", strerror(errno));
 		return 1;
 	}
+	for (int i = 0; !strcmp(mode, "learned") && i < 5; i++) {
+		if (send_all(fd, 65536) || wait_acked(fd)) {
+			perror("mltcp-attack: burst");
+			return 1;
+		}
+		usleep(100000);
+	}
 	next = now_s() + 0.05;
 	for (end = now_s() + (double)secs; !stop && now_s() < end; ) {
-		ssize_t n = send(fd, buf, sizeof(buf), MSG_NOSIGNAL);
+		ssize_t n = send(fd, buf, sizeof(buf), MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
 			perror("mltcp-attack: send");
 			return 1;
 		}
+		if (n < 0)
+			usleep(1000);	/* the buffer is full: sample again in a millisecond */
 		if (n > 0) {
 			written += (unsigned long long)n;
 			since += (unsigned long long)n;
 		}
-		if (sample(fd, &t)) {
+		if (strcmp(mode, "stream") && sample(fd, &t)) {
 			perror("mltcp-attack: MLTCP_SO_INFO");
 			return 1;
 		}
