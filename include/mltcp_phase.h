@@ -4,23 +4,22 @@
  * mltcp_sock, written only by the transitions below, which the hook entries
  * (mltcp_hooks.h) take.  Part of include/mltcp_core.h.
  *
- *                  mode off, or the size unknown (from any phase but YIELD)
- *        +-------------------------------------------------------+
- *        v                                                       |
- *      BASE ---- size known ---> UNEARNED <---- a mark, a new size
- *                                   |
- *                                   | the mark's idle gap passed and
- *                                   | an iteration showed the size
- *                                   v
- *      YIELD ---- no queue, ----> RAMP <----> TOP
- *        ^        or the limit      |  backoff  |
- *        |                          |           |
- *        |                  bytes > overrun * size
- *        |                          v           v
- *        |                          OVERRUN  (until the next iteration)
+ *      any phase but YIELD: mode off, or the size unknown
  *        |
- *      restart: an iteration's first transmission after an idle gap
- *      (from any phase but BASE)
+ *        v
+ *      BASE --- size known ---> UNEARNED <--- a mark, or a new size
+ *                                  |          (from RAMP, TOP, OVERRUN)
+ *                                  | the mark's idle gap passed,
+ *                                  | an iteration showed the size
+ *                                  v
+ *      YIELD --- no queue, or ---> RAMP <--- backoff ---> TOP
+ *        ^       its limit          |                      |
+ *        |                          + bytes > overrun * size +
+ *        |                                     |
+ *        |                                     v
+ *        |                                  OVERRUN (until the next iteration)
+ *        |
+ *      any phase but BASE: restart at an iteration's first transmission
  *
  * F is 1 in BASE, UNEARNED and OVERRUN, ramps in RAMP, is at its top in
  * TOP; in YIELD the window holds, and F is that of the phase it ends in.
