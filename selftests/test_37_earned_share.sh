@@ -18,14 +18,15 @@
 #   pausing    a bulk sender that waits until all it sent is acked and pauses 25 ms
 #              every 10 MB at 100 Mbit/s (the same time at this link's rate: every
 #              2 MB at 20 Mbit/s), so that it is idle for about 2% of its time;
+#   declared   64 KiB declared before connect, then an endless stream (mltcp-attack);
 #   bpi1, bpi64k  libmltcp-preload.so with MLTCP_BYTES_PER_ITER=1 (below
 #              the 16 KiB floor: ignored) or 65536, then iperf3 streaming.
 # Behind the router: control, learned, maxsize, redeclare and beginzero, unless
 # T37_ROUTER_CASES says otherwise (pausing, bpi1 and bpi64k run when it names them).
 # Each beside a stock Reno flow (iperf3 -C reno) for 15 s from the moment both are
 # under way, 3 runs a case, the cases in turn (control, learned, ..., control, ...) so
-# that a change in the host's load meets them alike; behind a router's FIFO, and bpi64k
-# behind the senders' own FIFO too. Asserts, per case and placement:
+# that a change in the host's load meets them alike; behind a router's FIFO, and declared
+# behind the senders' own FIFO. Asserts, per case and placement:
 #   - F within the rules over every run, from the MLTCP socket's state (mltcpctl -j
 #     sockets in the sender's namespace) at the window's start and 2 s before its end,
 #     and for mltcp-attack's cases from its own samples (MLTCP_SO_INFO after every
@@ -33,6 +34,8 @@
 #     bpi64k: a known size, the same completed iterations at both ends and, at the
 #       start, more bytes in the iteration than the overrun bound (overrun x size):
 #       past it F is 1 until the next iteration, so F was 1 on every ACK of the window;
+#     declared: 65536 given and F = 1 at both ends, no sample with F > 1 past the
+#       overrun bound (a stream's iterations, made by stalls, are not the size's);
 #     learned: a learned size and F = 1 at both ends, no sample with F > 1 past the
 #       overrun bound (a receiver that stalls until its window closes makes idle gaps,
 #       hence iterations, in a stream: each may earn F over its first overrun x size);
@@ -96,7 +99,7 @@ MIN_SHARE=0.30
 ROUTER_CASES="control ${T37_ROUTER_CASES-learned maxsize redeclare beginzero}"
 # Behind the senders' own FIFO the declared size's overrun only: each case costs about
 # a minute under an emulated guest (T37_SENDER_CASES adds the others).
-SENDER_CASES=${T37_SENDER_CASES-bpi64k}
+SENDER_CASES=${T37_SENDER_CASES-declared}
 # the pausing sender's bytes between pauses: 10 MB at 100 Mbit/s, the same time here
 PAUSE_BYTES=$((RATE * 100000))
 for f in "$CTL" "$ML_BIN/mltcp-attack" "$ML_LIB/libmltcp-preload.so"; do
@@ -182,7 +185,7 @@ mltcp_client() {
 			MLTCP_DEBUG=1 MLTCP_BYTES_PER_ITER="$([ "$1" = bpi1 ] && echo 1 || echo 65536)" \
 			iperf3 -c "$dst" -p "$3" -t $t -w 4M >/dev/null
 		;;
-	learned | maxsize | redeclare | beginzero)
+	declared | learned | maxsize | redeclare | beginzero)
 		exec "${nobody[@]}" "$tmp/mltcp-attack" "$dst" "$3" "$ML_CC" "$1" $t "$OVERRUN_Q10" \
 			>"$tmp/client.out"
 		;;
@@ -281,9 +284,9 @@ f_window() {
 	read -r mode _ samples _ over1 _ past _ <<<"${4:-none - - - - - - -}"
 	[ "$algo0" = mltcp_reno ] && [ "$algo" = mltcp_reno ] || return 1
 	case $1 in
-	learned | maxsize | redeclare | beginzero | pausing)
+	declared | learned | maxsize | redeclare | beginzero | pausing)
 		[ "$mode" = "$1" ] && [ "$samples" -gt 0 ] 2>/dev/null && [ "$past" = 0 ] || return 1
-		[ "$1" = pausing ] || [ "$1" = learned ] || [ "$over1" = 0 ] || return 1
+		case $1 in pausing | learned | declared) ;; *) [ "$over1" = 0 ] || return 1 ;; esac
 		;;
 	esac
 	case $1 in
@@ -298,6 +301,10 @@ f_window() {
 	learned)
 		[ "$f0" = 1024 ] && [ "$f" = 1024 ] && [ "$bpi0" -gt 0 ] && [ "$bpi" -gt 0 ] &&
 			[ "$given0" = false ] && [ "$given" = false ]
+		;;
+	declared)
+		[ "$f0" = 1024 ] && [ "$f" = 1024 ] && [ "$bpi0" = 65536 ] && [ "$bpi" = 65536 ] &&
+			[ "$given0" = true ] && [ "$given" = true ]
 		;;
 	maxsize | redeclare)
 		[ "$f0" = 1024 ] && [ "$f" = 1024 ] && [ "$given0" = true ] && [ "$given" = true ] &&
@@ -347,6 +354,7 @@ placement() {
 		bpi1) what="no size (the preload ignored MLTCP_BYTES_PER_ITER=1)" ;;
 		bpi64k) what="bytes_per_iter 65536 (given), past its overrun bound, no iteration begun" ;;
 		learned) what="a learned bytes_per_iter, F > 1 only within the overrun bound" ;;
+		declared) what="bytes_per_iter 65536 (given), F > 1 only within the overrun bound" ;;
 		maxsize) what="size 2^48 and tie-break 1.0 given, never shown: F = 1 throughout" ;;
 		redeclare) what="the size re-declared, never shown: F = 1 throughout" ;;
 		beginzero) what="marks, size 0 and a size, no idle gap: F = 1 throughout" ;;

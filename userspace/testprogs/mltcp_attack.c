@@ -16,6 +16,8 @@
  *	pausing    BYTES (default 10 MB) at a time, each followed, once all
  *		   of it is acked, by PAUSE_MS (default 25) with nothing in
  *		   flight: a bulk sender idle for a small share of its time;
+ *	declared   BYTES (default 64 KiB) declared before connect(), then an
+ *		   endless stream;
  *	learned    five bursts of 64 KB, each followed by 100 ms once acked
  *		   (the learner learns 64 KB from them), then an endless stream;
  *	stream     an endless stream and nothing else: with a stock ALGO, the
@@ -97,13 +99,14 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 7 || argc > 9) {
 		fprintf(stderr, "usage: mltcp-attack ADDR PORT ALGO "
-			"maxsize|redeclare|beginzero|pausing|learned|stream SECONDS OVERRUN_Q10 "
+			"maxsize|redeclare|beginzero|pausing|declared|learned|stream SECONDS OVERRUN_Q10 "
 			"[BYTES [PAUSE_MS]]\n");
 		return 2;
 	}
 	mode = argv[4];
 	if (strcmp(mode, "maxsize") && strcmp(mode, "redeclare") && strcmp(mode, "beginzero") &&
-	    strcmp(mode, "pausing") && strcmp(mode, "stream") && strcmp(mode, "learned")) {
+	    strcmp(mode, "pausing") && strcmp(mode, "stream") && strcmp(mode, "learned") &&
+	    strcmp(mode, "declared")) {
 		fprintf(stderr, "mltcp-attack: bad mode '%s'\n", mode);
 		return 2;
 	}
@@ -118,7 +121,7 @@ int main(int argc, char **argv)
 	    (argc > 8 && parse_long(argv[8], 0, 60000, &pause_ms, "pause")))
 		return 2;
 	if (bytes < 0)
-		bytes = strcmp(mode, "pausing") ? 4L << 20 : 10000000L;
+		bytes = !strcmp(mode, "pausing") ? 10000000L : !strcmp(mode, "declared") ? 65536 : 4L << 20;
 	t.overrun_q10 = (uint32_t)overrun;
 	a.sin_port = htons((unsigned short)port);
 	signal(SIGTERM, on_term);
@@ -139,6 +142,10 @@ int main(int argc, char **argv)
 	    (mltcp_set_tiebreak(fd, 1024) ||
 	     mltcp_set_bytes_per_iter(fd, MLTCP_BYTES_PER_ITER_MAX))) {
 		perror("mltcp-attack: tie-break 1.0, size MLTCP_BYTES_PER_ITER_MAX");
+		return 1;
+	}
+	if (!strcmp(mode, "declared") && mltcp_set_bytes_per_iter(fd, (uint64_t)bytes)) {
+		perror("mltcp-attack: MLTCP_SO_BYTES_PER_ITER");
 		return 1;
 	}
 	if (connect(fd, (struct sockaddr *)&a, sizeof(a))) {
