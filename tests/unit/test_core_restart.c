@@ -384,6 +384,92 @@ static void test_yield(void **state)
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 1680));
 }
 
+/* One TX start with nothing in flight after @gap_us, at @now_ms; returns the phase after it. */
+static enum mltcp_phase tx_start_at(struct mltcp_sock *ms, const struct mltcp_globals *g,
+				    u64 acked, u32 gap_us, u32 now_ms)
+{
+	struct mltcp_tx_out out;
+	struct mltcp_tx_in in;
+
+	memset(&in, 0, sizeof(in));
+	in.g = g;
+	in.bytes_acked = acked;
+	in.gap_us = gap_us;
+	in.srtt_us = 1000;
+	in.now_ms = now_ms;
+	in.cwnd = 40;
+	in.ssthresh = 100;
+	in.init_cwnd = 10;
+	in.min_rtt_us = 100;
+	in.ca_open = true;
+	mltcp_hook_tx_start(ms, &in, &out);
+	return ms->phase;
+}
+
+/* One window-limited ACK with RTT sample @rtt_us; returns the phase after it. */
+static enum mltcp_phase ack_at(struct mltcp_sock *ms, const struct mltcp_globals *g,
+			       u64 acked, u32 rtt_us, u32 now_ms)
+{
+	struct mltcp_ack_out out;
+	struct mltcp_ack_in in;
+
+	memset(&in, 0, sizeof(in));
+	in.g = g;
+	in.bytes_acked = acked;
+	in.acked = 1;
+	in.cwnd = 200;
+	in.ssthresh = 100;
+	in.cwnd_clamp = 10000;
+	in.cwnd_limited = true;
+	in.rtt.rtt_us = rtt_us;
+	in.rtt.min_rtt_us = 100;
+	in.rtt.now_ms = now_ms;
+	mltcp_hook_ack(ms, &in, &out);
+	return ms->phase;
+}
+
+/*
+ * The stored phase follows the diagram in mltcp_phase.h through the hook
+ * entries: a mark, its restart and yield, a shown size, the overrun, the
+ * administrator's mode.
+ */
+static void test_phase_stored(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+	struct mltcp_globals g;
+	struct mltcp_mark_out mo;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	g.fparams = PARAMS_DEFAULT;
+	g.idle_ms = MLTCP_IDLE_MS_DEFAULT;
+	g.overrun = OVERRUN;
+	g.mode = MLTCP_MODE_LEARNED;
+	assert_int_equal(ms.phase, MLTCP_PHASE_BASE);
+	/* a declared size and a mark: the idle gap restarts the window */
+	mltcp_hook_mark(&ms, 0, 0, 4 * MB, 0, &mo);
+	assert_int_equal(tx_start_at(&ms, &g, 0, GAP_IDLE, 200), MLTCP_PHASE_YIELD);
+	assert_int_equal(ack_at(&ms, &g, MB, 10000, 210), MLTCP_PHASE_YIELD);
+	/* the queue gone: the size is not shown yet */
+	assert_int_equal(ack_at(&ms, &g, MB, 300, 220), MLTCP_PHASE_UNEARNED);
+	/* the next mark's iteration carried the size; its idle gap shows it */
+	mltcp_hook_mark(&ms, 4 * MB, 0, 0, 400, &mo);
+	assert_int_equal(tx_start_at(&ms, &g, 4 * MB, GAP_IDLE, 600), MLTCP_PHASE_YIELD);
+	assert_int_equal(ack_at(&ms, &g, 5 * MB, 300, 610), MLTCP_PHASE_RAMP);
+	/* past 5/4 of the size, then the administrator's mode off and back */
+	assert_int_equal(ack_at(&ms, &g, 10 * MB, 0, 620), MLTCP_PHASE_OVERRUN);
+	g.mode = MLTCP_MODE_OFF;
+	assert_int_equal(ack_at(&ms, &g, 10 * MB, 0, 630), MLTCP_PHASE_BASE);
+	g.mode = MLTCP_MODE_LEARNED;
+	g.overrun = 0;
+	assert_int_equal(ack_at(&ms, &g, 10 * MB, 0, 640), MLTCP_PHASE_RAMP);
+	/* a mark while F ramps: UNEARNED at once */
+	mltcp_hook_mark(&ms, 10 * MB, 0, 0, 650, &mo);
+	assert_int_equal(ms.phase, MLTCP_PHASE_UNEARNED);
+	/* what readers see is the phase the next hook stores */
+	assert_int_equal(mltcp_phase(&ms, g.mode, g.overrun, 0), MLTCP_PHASE_UNEARNED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +481,7 @@ int main(void)
 		cmocka_unit_test(test_yield_backoff),
 		cmocka_unit_test(test_no_turns_top_of_f),
 		cmocka_unit_test(test_yield),
+		cmocka_unit_test(test_phase_stored),
 	};
 
 	return cmocka_run_group_tests_name("mltcp_core_restart", tests, NULL, NULL);
