@@ -39,7 +39,7 @@ const char* YieldEndName(YieldEnd end);
 
 /* F over ACKs: F rounded to an eighth, bin 8 is F = 1, the last takes all above */
 constexpr uint32_t kFBins = 25;
-/* the yield's backoff depths, MLTCP_BACKOFF_GAP .. MLTCP_BACKOFF_NO_TURNS */
+/* the yield's backoff depths, MLTCP_BACKOFF_GAP .. MLTCP_BACKOFF_TOP */
 constexpr uint32_t kBackoffDepths = 4;
 /* the phases busy time is counted in: F = 1, RAMP, TOP, YIELD */
 enum class BusyPhase
