@@ -290,6 +290,11 @@ MltcpGlue::TxStart(Ptr<TcpSocketState> tcb)
     in.delivered = 0;
     in.interval_us = 0;
     in.min_rtt_us = MinRttUs(tcb);
+    if (m_sim)
+    {
+        m_sim->DeliveryRate(&in.delivered, &in.interval_us);
+        in.min_rtt_us = m_sim->MinRttUs();
+    }
     in.ca_open = tcb->m_congState.Get() < TcpSocketState::CA_CWR;
     bool due = mltcp_restart_due(&m_ms,
                                  in.g->mode,
@@ -383,13 +388,13 @@ MltcpGlue::Ack(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, uint32_t* credit
     in.cwnd = tcb->m_cWnd.Get();
     in.ssthresh = tcb->m_ssThresh.Get();
     in.cwnd_clamp = std::numeric_limits<uint32_t>::max();
-    in.cwnd_limited = true;
+    in.cwnd_limited = m_sim ? m_sim->CwndLimited() : true;
     bool inBound = false;
     bool late = false;
     if (mltcp_in_yield(&m_ms))
     {
-        in.rtt.rtt_us = m_rttUs;
-        in.rtt.min_rtt_us = MinRttUs(tcb);
+        in.rtt.rtt_us = m_sim ? m_sim->LatestRttUs() : m_rttUs;
+        in.rtt.min_rtt_us = m_sim ? m_sim->MinRttUs() : MinRttUs(tcb);
         in.rtt.now_ms = NowMs();
         /* how the yield would end here, for the record */
         inBound = YieldInBound(in.rtt.now_ms);

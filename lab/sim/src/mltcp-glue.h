@@ -30,17 +30,16 @@
  * remainder kept for the next ACK.  At F = 1 the credit is exactly the
  * segments acked and nothing remains.
  *
- * What ns-3 3.37 has no exact counterpart for:
- *  - the delivery-rate sample: TcpSocketBase generates rate samples only
- *    for algorithms that replace IncreaseWindow by CongControl, which
- *    these do not; the restart gets the core's "no sample" (interval 0)
- *    and keeps ssthresh (mltcp_restart_ssthresh() without a BDP);
- *  - the RTT sample: PktsAcked's RTT, TcpSocketState::m_lastRtt, is the
- *    RTT estimator's smoothed value, not the latest sample (RACK's in the
- *    kernel), and m_minRtt the smallest of those values: the yield is
- *    judged on them, and the idle threshold uses m_lastRtt as srtt;
- *  - tcp_is_cwnd_limited(): ns-3's algorithms grow the window on every
- *    ACK, and so does MLTCP's ACK entry here (cwnd_limited is true);
+ * What ns-3 3.37 does not give and the simulator's socket (SimTcpSocket,
+ * topology-tcp.h) does, on the socket the state is bound to:
+ *  - the delivery-rate sample the restart sizes ssthresh by (ns-3 makes
+ *    samples only for algorithms with CongControl);
+ *  - the latest RTT sample the yield is judged on, RACK's in the kernel,
+ *    and the smallest of them as the path's minimum (ns-3's m_lastRtt is
+ *    the smoothed RTT, which the idle threshold uses as srtt);
+ *  - tcp_is_cwnd_limited() (ns-3's algorithms grow on every ACK);
+ * unbound, the glue falls back on ns-3's smoothed RTT and minimum, no
+ * sample, and a window always limited.  What has no counterpart:
  *  - the window's clamp: none;
  *  - the time since the last data sent (tcp_sock.lsndtime): the socket's
  *    "Tx" trace, on the socket the state is bound to (Bind()); unbound

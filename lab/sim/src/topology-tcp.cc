@@ -99,6 +99,7 @@ SimRate::SkbDelivered(TcpTxItem* skb)
     {
         m_latestSent = skb->GetLastSent();
         m_rtt = Simulator::Now() - m_latestSent;
+        m_minRtt = std::min(m_minRtt, m_rtt);
     }
     TcpRateLinux::SkbDelivered(skb);
 }
@@ -196,7 +197,7 @@ SimTcpSocket::LatestRttUs() const
 uint32_t
 SimTcpSocket::MinRttUs() const
 {
-    return m_minRtt == Time::Max() ? ~0U : Us(m_minRtt);
+    return m_simRate->MinRtt() == Time::Max() ? ~0U : Us(m_simRate->MinRtt());
 }
 
 void
@@ -264,14 +265,120 @@ SimTcpSocket::CountAck()
 }
 
 void
+SimTcpSocket::DeliveryRate(uint32_t* bytes, uint32_t* us) const
+{
+    const TcpRateOps::TcpRateConnection& rc = m_simRate->GetConnectionRate();
+
+    *bytes = rc.m_rateDelivered > 0 ? uint32_t(rc.m_rateDelivered) : 0;
+    *us = *bytes ? Us(rc.m_rateInterval) : 0;
+}
+
+bool
+SimTcpSocket::CwndLimited() const
+{
+    if (m_tcb->m_cWnd < m_tcb->m_ssThresh)
+    {
+        return m_tcb->m_cWnd < 2 * uint64_t(m_roundMaxFlight);
+    }
+    return m_roundFull;
+}
+
+/*
+ * After a transmission: a round trip starts when the last one's data is
+ * acked, or earlier with a larger flight or a full window, which then
+ * stands for the round trip.
+ */
+void
+SimTcpSocket::NoteFlight()
+{
+    uint32_t flight = BytesInFlight();
+    bool full = uint64_t(flight) + m_tcb->m_segmentSize > m_tcb->m_cWnd;
+
+    if (m_txBuffer->HeadSequence() >= m_roundEnd || full || flight > m_roundMaxFlight)
+    {
+        m_roundMaxFlight = flight;
+        m_roundEnd = m_tcb->m_highTxMark.Get();
+        m_roundFull = full;
+    }
+}
+
+int
+SimTcpSocket::Send(Ptr<Packet> p, uint32_t flags)
+{
+    if (m_sentData && m_txBuffer->Size() == 0 && m_tcb->m_congState == TcpSocketState::CA_OPEN)
+    {
+        Time idle = Simulator::Now() - m_lastDataSent;
+        if (idle > m_rto.Get())
+        {
+            IdleRestart(idle);
+        }
+    }
+    return TcpSocketBase::Send(p, flags);
+}
+
+/* RFC 5681, 4.1: the window after an idle period longer than the RTO (SimTcpSocket). */
+void
+SimTcpSocket::IdleRestart(const Time& idle)
+{
+    uint32_t cwnd = m_tcb->m_cWnd;
+    uint32_t restart = std::min(m_tcb->m_initialCWnd * m_tcb->m_segmentSize, cwnd);
+    int64_t rtos = m_rto.Get().IsStrictlyPositive() ? idle.GetNanoSeconds() / m_rto.Get().GetNanoSeconds() : 0;
+
+    m_tcb->m_ssThresh = std::max<uint32_t>(m_tcb->m_ssThresh, cwnd / 4 * 3);
+    while (rtos-- > 0 && cwnd > restart)
+    {
+        cwnd /= 2;
+    }
+    cwnd = std::max(cwnd, restart);
+    if (cwnd != m_tcb->m_cWnd)
+    {
+        m_tcb->m_cWnd = cwnd;
+        m_tcb->m_cWndInfl = cwnd;
+        if (m_record)
+        {
+            m_record->idleRestarts++;
+            SocketEvent(m_record, NowMs(), "idle_restart", cwnd / double(m_tcb->m_segmentSize), 0);
+        }
+    }
+}
+
+/* Linux grows no window that does not limit the flow (see CwndLimited()). */
+void
+SimTcpSocket::ProcessAck(const SequenceNumber32& ackNumber,
+                         bool scoreboardUpdated,
+                         uint32_t currentDelivered,
+                         const SequenceNumber32& oldHeadSequence)
+{
+    bool hold = !CwndLimited() && m_tcb->m_congState.Get() <= TcpSocketState::CA_DISORDER;
+    uint32_t cwnd = m_tcb->m_cWnd;
+
+    TcpSocketBase::ProcessAck(ackNumber, scoreboardUpdated, currentDelivered, oldHeadSequence);
+    if (hold && m_tcb->m_congState == TcpSocketState::CA_OPEN && m_tcb->m_cWnd > cwnd)
+    {
+        m_tcb->m_cWnd = cwnd;
+        m_tcb->m_cWndInfl = cwnd;
+    }
+}
+
+void
 SimTcpSocket::ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader)
 {
     SequenceNumber32 head = m_txBuffer->HeadSequence();
+    uint64_t delivered = m_simRate->GetConnectionRate().m_delivered;
+    uint32_t lost = m_txBuffer->GetLost();
+    uint32_t priorInFlight = m_tcb->m_bytesInFlight.Get();
 
     TcpSocketBase::ReceivedAck(packet, tcpHeader);
-    if (m_simRate->LatestRtt().IsStrictlyPositive() && m_simRate->LatestRtt() < m_minRtt)
+    /* the sample TcpSocketBase makes only for algorithms with CongControl */
+    if (!m_congestionControl->HasCongControl())
     {
-        m_minRtt = m_simRate->LatestRtt();
+        uint32_t nowLost = m_txBuffer->GetLost();
+        m_simRate->GenerateSample(
+            uint32_t(m_simRate->GetConnectionRate().m_delivered - delivered),
+            nowLost > lost ? nowLost - lost : lost - nowLost,
+            false,
+            priorInFlight,
+            m_simRate->MinRtt() == Time::Max() ? Time(0) : m_simRate->MinRtt());
     }
     if (!m_record)
     {
@@ -293,6 +400,9 @@ SimTcpSocket::SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAc
 
     if (sz)
     {
+        m_sentData = true;
+        m_lastDataSent = Simulator::Now();
+        NoteFlight();
         SocketRecord* r = Record();
         r->sentBytes += sz;
         if (retx)

@@ -48,9 +48,16 @@ class SimRate : public TcpRateLinux
         return m_rtt;
     }
 
+    /** @return the smallest of the samples, Time::Max() when none yet */
+    Time MinRtt() const
+    {
+        return m_minRtt;
+    }
+
   private:
     Time m_latestSent{Seconds(0)}; //!< send time of the segment m_rtt was taken on
     Time m_rtt{Seconds(0)};        //!< the latest RTT sample
+    Time m_minRtt{Time::Max()};    //!< the smallest RTT sample
 };
 
 /**
@@ -60,7 +67,20 @@ class SimRate : public TcpRateLinux
  *  - a per-socket record (socket-record.h): RTOs, recoveries, ECN
  *    reductions, bytes sent and retransmitted, ACKs and, for MLTCP's
  *    congestion controls (MltcpHints::AckPhase()), their F and phase;
- *  - the latest RTT sample (SimRate) and the smallest of those samples.
+ *  - the latest RTT sample (SimRate) and the smallest of those samples;
+ *  - a delivery-rate sample on every ACK (ns-3 makes them only for
+ *    algorithms with CongControl, which would also take ns-3's recovery
+ *    away from them): the one Linux keeps for tcp_info, the latest not
+ *    limited by the application or a higher one (DeliveryRate());
+ *  - whether the window limits the flow (CwndLimited()), and Linux's rule
+ *    that a window that does not is not grown, for every algorithm (ns-3's
+ *    grow on every ACK);
+ *  - slow start after idle (RFC 5681, 4.1, as Linux does it by default):
+ *    data written after an idle period longer than the RTO finds the window
+ *    halved for every RTO of the idle period, down to the restart window
+ *    min(initial window, window), and ssthresh raised to 3/4 of the window
+ *    it had if that is more, so that slow start climbs back to where it was
+ *    (the window's memory RFC 7661 keeps across an idle period).
  */
 class SimTcpSocket : public TcpSocketBase
 {
@@ -81,10 +101,28 @@ class SimTcpSocket : public TcpSocketBase
     uint32_t LatestRttUs() const;
     /** @return the smallest RTT sample, microseconds; ~0U when none yet */
     uint32_t MinRttUs() const;
+    /**
+     * The delivery-rate sample Linux keeps for tcp_info (rate_delivered
+     * over rate_interval_us): @bytes delivered over @us; both 0 when none.
+     */
+    void DeliveryRate(uint32_t* bytes, uint32_t* us) const;
+    /**
+     * @return whether the window limits the flow: in slow start, the window
+     * is below twice the largest flight of the last round trip (growing
+     * it is then of use); after it, the flight filled the window in the
+     * last round trip
+     */
+    bool CwndLimited() const;
+
+    int Send(Ptr<Packet> p, uint32_t flags) override;
 
   protected:
     Ptr<TcpSocketBase> Fork() override;
     void ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader) override;
+    void ProcessAck(const SequenceNumber32& ackNumber,
+                    bool scoreboardUpdated,
+                    uint32_t currentDelivered,
+                    const SequenceNumber32& oldHeadSequence) override;
     uint32_t SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck) override;
     void ReTxTimeout() override;
 
@@ -92,10 +130,16 @@ class SimTcpSocket : public TcpSocketBase
     void UseSimRate();
     void StateTo(TcpSocketState::TcpCongState_t state);
     void CountAck();
+    void NoteFlight();
+    void IdleRestart(const Time& idle);
 
     Ptr<SimRate> m_simRate;
     SocketRecord* m_record = nullptr;
-    Time m_minRtt{Time::Max()};
+    Time m_lastDataSent{Seconds(0)}; //!< the last data sent (tcp_sock.lsndtime)
+    bool m_sentData = false;
+    uint32_t m_roundMaxFlight = 0;   //!< the largest flight of the round trip so far
+    SequenceNumber32 m_roundEnd{0};  //!< the round trip ends when this is acked
+    bool m_roundFull = false;        //!< the flight filled the window in it
 };
 
 class SimPrrRecovery : public TcpPrrRecovery
