@@ -352,9 +352,10 @@ ParseConf(const std::string& file, ConfState* st, int depth, std::string* err)
             break;
         }
         case IN_CASE:
-            if (key != "expect" || (value != "converge" && value != "guard" && value != "turns"))
+            if (key != "expect" || (value != "converge" && value != "guard" && value != "turns" &&
+                                     value != "noharm"))
             {
-                return fail("a [case] has only expect = converge, guard or turns");
+                return fail("a [case] has only expect = converge, guard, turns or noharm");
             }
             sc->cases.back().expect = value;
             break;

@@ -44,7 +44,7 @@ struct JobInstance
 struct CheckCase
 {
     std::string name;
-    std::string expect; //!< "converge", "guard" or "turns"
+    std::string expect; //!< "converge", "guard", "turns" or "noharm"
     std::vector<JobInstance> jobs;
 };
 
