@@ -158,6 +158,15 @@ static inline void mltcp_hook_tx_start(struct mltcp_sock *ms, const struct mltcp
 			out->ssthresh = mltcp_restart_ssthresh(in->ssthresh, in->cwnd, bdp,
 							       in->ca_open);
 		}
+		/*
+		 * A yield still holding never saw its queue drain nor its
+		 * limit judged: its phase went out at the initial window
+		 * behind a queue.  It counts as one that met a queue at its
+		 * limit, or a job whose compute is longer than its phase
+		 * yields its whole phase every iteration.
+		 */
+		if (mltcp_in_yield(ms))
+			mltcp_backoff_step(ms, true);
 		mltcp_enter_yield(ms, in->gap_us, in->now_ms);
 	}
 	out->gap_ref = ms->gap_log8;
@@ -344,14 +353,18 @@ static inline bool mltcp_hook_ack(struct mltcp_sock *ms, const struct mltcp_ack_
  * @reduced: the base algorithm's window after it (its ssthresh)
  *
  * With @g->decrease the cut is divided by F (mltcp_soften_cut()), so the
- * flow further through its iteration also backs off less.
+ * flow further through its iteration also backs off less.  At the top of F
+ * (MLTCP_PHASE_TOP) the cut is the base algorithm's: F there says nothing of
+ * how far through its iteration the flow is, and a cut divided by a constant
+ * only makes every such flow more aggressive, which over-committed links
+ * pay in drops and timeouts.
  *
  * Return: the window to use as ssthresh.
  */
 static inline u32 mltcp_hook_decrease(const struct mltcp_sock *ms, const struct mltcp_globals *g,
 				      u64 acked, u32 cwnd, u32 reduced)
 {
-	if (!READ_ONCE(g->decrease))
+	if (!READ_ONCE(g->decrease) || mltcp_backoff_at_top(ms))
 		return reduced;
 	return mltcp_soften_cut(cwnd, reduced,
 				mltcp_sock_f_q10(ms, READ_ONCE(g->mode), READ_ONCE(g->fparams),

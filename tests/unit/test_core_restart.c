@@ -470,6 +470,66 @@ static void test_phase_stored(void **state)
 	assert_int_equal(mltcp_phase(&ms, g.mode, g.overrun, 0), MLTCP_PHASE_UNEARNED);
 }
 
+/*
+ * A yield that still holds when the next iteration restarts never ended: its
+ * whole phase went out at the initial window behind a queue.  It deepens the
+ * backoff as a yield that ran out its limit does, or a job whose compute is
+ * longer than its phase would yield every phase in full and never learn.
+ */
+static void test_held_yield_deepens(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+	struct mltcp_globals g;
+	struct mltcp_mark_out mo;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	g.fparams = PARAMS_DEFAULT;
+	g.idle_ms = MLTCP_IDLE_MS_DEFAULT;
+	g.overrun = OVERRUN;
+	g.mode = MLTCP_MODE_LEARNED;
+	mltcp_hook_mark(&ms, 0, 0, 4 * MB, 0, &mo);
+	assert_int_equal(tx_start_at(&ms, &g, 0, 700000, 700), MLTCP_PHASE_YIELD);
+	/* every sample shows a queue, and the phase ends within the yield's limit */
+	assert_int_equal(ack_at(&ms, &g, MB, 10000, 720), MLTCP_PHASE_YIELD);
+	assert_int_equal(ack_at(&ms, &g, 4 * MB, 10000, 780), MLTCP_PHASE_YIELD);
+	assert_int_equal(mltcp_yield_backoff(&ms), 0);
+	mltcp_hook_mark(&ms, 4 * MB, 0, 0, 800, &mo);
+	assert_int_equal(tx_start_at(&ms, &g, 4 * MB, 700000, 1500), MLTCP_PHASE_YIELD);
+	assert_int_equal(mltcp_yield_backoff(&ms), 1);
+	/* a yield that drained before the next restart leaves the backoff alone */
+	assert_int_equal(ack_at(&ms, &g, 5 * MB, 300, 1510), MLTCP_PHASE_RAMP);
+	mltcp_hook_mark(&ms, 8 * MB, 0, 0, 1600, &mo);
+	tx_start_at(&ms, &g, 8 * MB, 700000, 2300);
+	assert_int_equal(mltcp_yield_backoff(&ms), 1);
+}
+
+/*
+ * The softened cut divides by F, which says how far through its iteration
+ * a flow is; at the top of F it says nothing, and the cut is the base's.
+ */
+static void test_top_cuts_as_base(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+	struct mltcp_globals g;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	g.fparams = PARAMS_DEFAULT;
+	g.idle_ms = MLTCP_IDLE_MS_DEFAULT;
+	g.overrun = OVERRUN;
+	g.mode = MLTCP_MODE_LEARNED;
+	g.decrease = true;
+	shown_size(&ms, 4 * MB);
+	assert_true(mltcp_learn_gap(&ms, 800000, MB));
+	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_TOP - 1);
+	/* in the ramp, past the head start: F > 1 softens the cut */
+	assert_true(mltcp_hook_decrease(&ms, &g, 3 * MB, 100, 50) > 50);
+	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_TOP);
+	assert_int_equal(mltcp_hook_decrease(&ms, &g, 3 * MB, 100, 50), 50);
+	assert_int_equal(mltcp_hook_decrease(&ms, &g, 0, 100, 50), 50);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -482,6 +542,8 @@ int main(void)
 		cmocka_unit_test(test_no_turns_top_of_f),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_phase_stored),
+		cmocka_unit_test(test_held_yield_deepens),
+		cmocka_unit_test(test_top_cuts_as_base),
 	};
 
 	return cmocka_run_group_tests_name("mltcp_core_restart", tests, NULL, NULL);
