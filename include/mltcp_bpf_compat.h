@@ -35,6 +35,10 @@ static inline u64 div_u64(u64 dividend, u32 divisor)
 	return dividend / divisor;
 }
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 #define U32_MAX		0xffffffffU
 #define U64_MAX		0xffffffffffffffffULL
 

@@ -174,7 +174,7 @@ static inline int mltcp_parse_mode(const char *s)
 	static const char * const names[] = { "learned", "given", "off" };
 	unsigned int i, j;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		j = 0;
 		while (names[i][j] && s[j] == names[i][j])
 			j++;

@@ -12,32 +12,15 @@
 #include <linux/errno.h>
 #include <linux/math64.h>
 #include <linux/bitops.h>
+#include <linux/kernel.h>
 #elif defined(__bpf__)
 #include "mltcp_bpf_compat.h"
 #else
-#include <stdbool.h>
-#include <stdint.h>
-#include <stddef.h>
-#include <errno.h>
-
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int64_t s64;
-
-static inline u64 div64_u64(u64 dividend, u64 divisor)
-{
-	return dividend / divisor;
-}
-
-#ifndef READ_ONCE
-#define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
-#endif
+#include "mltcp_user_compat.h"
 #endif
 
 #define MLTCP_Q10_SHIFT		10
-#define MLTCP_Q10_ONE		(1U << MLTCP_Q10_SHIFT)
+#define MLTCP_Q10_ONE		1024U	/* 2^MLTCP_Q10_SHIFT */
 
 /* Parameter limits, Q10. */
 #define MLTCP_SLOPE_MAX		(8U * MLTCP_Q10_ONE)
@@ -66,7 +49,7 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
  * About the initial window: fewer bytes do not fill one round trip.
  */
 #define MLTCP_MIN_ITER_BYTES	(16U * 1024U)
-#define MLTCP_MAX_ITER_BYTES	(1ULL << 48)
+#define MLTCP_MAX_ITER_BYTES	0x1000000000000ULL	/* 2^48 */
 #define MLTCP_HIST_LEN		3
 
 /*
