@@ -78,7 +78,7 @@ tag() { sed -u -E "s/^([[:space:]]*(not )?ok)( [0-9]+)?( -)?( |\$)/\\1\\3 - [$(s
 say "# make check: kernels ${kvers[*]}"
 stage "userspace builds with -Wall -Wextra -Werror" make --no-print-directory userspace
 # ~15 s (the first run also downloads Debian's linux-source once, ~150 MB)
-stage "checkpatch.pl --strict finds nothing in the kernel C (make checkpatch)" \
+stage "checkpatch.pl --strict finds nothing in the kernel C and the core headers (make checkpatch)" \
 	make --no-print-directory checkpatch
 stage "[slurm] the SPANK plugin (contrib/slurm) builds with -Wall -Wextra -Werror" \
 	make --no-print-directory slurm
