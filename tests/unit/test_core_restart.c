@@ -384,6 +384,16 @@ static void test_yield(void **state)
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 1680));
 }
 
+/* The defaults, mode learned, the decrease not softened. */
+static void default_globals(struct mltcp_globals *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->fparams = PARAMS_DEFAULT;
+	g->idle_ms = MLTCP_IDLE_MS_DEFAULT;
+	g->overrun = OVERRUN;
+	g->mode = MLTCP_MODE_LEARNED;
+}
+
 /* One TX start with nothing in flight after @gap_us, at @now_ms; returns the phase after it. */
 static enum mltcp_phase tx_start_at(struct mltcp_sock *ms, const struct mltcp_globals *g,
 				    u64 acked, u32 gap_us, u32 now_ms)
@@ -440,11 +450,7 @@ static void test_phase_stored(void **state)
 	struct mltcp_mark_out mo;
 
 	(void)state;
-	memset(&g, 0, sizeof(g));
-	g.fparams = PARAMS_DEFAULT;
-	g.idle_ms = MLTCP_IDLE_MS_DEFAULT;
-	g.overrun = OVERRUN;
-	g.mode = MLTCP_MODE_LEARNED;
+	default_globals(&g);
 	assert_int_equal(ms.phase, MLTCP_PHASE_BASE);
 	/* a declared size and a mark: the idle gap restarts the window */
 	mltcp_hook_mark(&ms, 0, 0, 4 * MB, 0, &mo);
@@ -483,11 +489,7 @@ static void test_held_yield_deepens(void **state)
 	struct mltcp_mark_out mo;
 
 	(void)state;
-	memset(&g, 0, sizeof(g));
-	g.fparams = PARAMS_DEFAULT;
-	g.idle_ms = MLTCP_IDLE_MS_DEFAULT;
-	g.overrun = OVERRUN;
-	g.mode = MLTCP_MODE_LEARNED;
+	default_globals(&g);
 	mltcp_hook_mark(&ms, 0, 0, 4 * MB, 0, &mo);
 	assert_int_equal(tx_start_at(&ms, &g, 0, 700000, 700), MLTCP_PHASE_YIELD);
 	/* every sample shows a queue, and the phase ends within the yield's limit */
@@ -514,11 +516,7 @@ static void test_top_cuts_as_base(void **state)
 	struct mltcp_globals g;
 
 	(void)state;
-	memset(&g, 0, sizeof(g));
-	g.fparams = PARAMS_DEFAULT;
-	g.idle_ms = MLTCP_IDLE_MS_DEFAULT;
-	g.overrun = OVERRUN;
-	g.mode = MLTCP_MODE_LEARNED;
+	default_globals(&g);
 	g.decrease = true;
 	shown_size(&ms, 4 * MB);
 	assert_true(mltcp_learn_gap(&ms, 800000, MB));
