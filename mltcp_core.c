@@ -16,6 +16,8 @@
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/random.h>
+#include <linux/seqlock.h>
 #include <linux/string.h>
 #include <net/sock.h>
 #include <net/tcp.h>
@@ -29,12 +31,71 @@
 
 /* ---- congestion-control hooks ---------------------------------------- */
 
-/* The drawn tie-break's secret, drawn at the first connection after boot. */
+/*
+ * The key the drawn tie-breaks are computed under: drawn when the module
+ * loads (mltcp_tiebreak_key_init()), or set by an administrator through
+ * netlink, so that hosts holding the same key draw the same tie-break for a
+ * connection at both ends.  128 bits cannot be read or written in one go:
+ * the seqlock keeps a reader, which runs once per connection (its ca_init,
+ * in process or softirq context), from using half an old key and half a new
+ * one.  The writer takes it with bottom halves off, so that a reader in a
+ * softirq cannot interrupt it on its CPU and retry forever.
+ */
+static DEFINE_SEQLOCK(mltcp_tiebreak_key_lock);
 static struct mltcp_tiebreak_key mltcp_tiebreak_key __read_mostly;
+static bool mltcp_tiebreak_key_set __read_mostly;
+
+/* A random key, before the control plane can be reached (mltcp_init()). */
+void mltcp_tiebreak_key_init(void)
+{
+	get_random_bytes(&mltcp_tiebreak_key, sizeof(mltcp_tiebreak_key));
+}
+
+/**
+ * mltcp_set_tiebreak_key() - the administrator's tie-break key
+ * @key: MLTCP_TIEBREAK_KEY_LEN bytes: SipHash's key, k0 its first eight
+ *	as a little-endian word and k1 its last eight, as the SipHash paper
+ *	reads a key (mltcpctl and the BPF backend read it alike)
+ *
+ * Connections that draw their tie-break afterwards use it; those that have
+ * one keep it.
+ */
+void mltcp_set_tiebreak_key(const u8 *key)
+{
+	struct mltcp_tiebreak_key k;
+	__le64 w[2];
+
+	BUILD_BUG_ON(sizeof(w) != MLTCP_TIEBREAK_KEY_LEN);
+	memcpy(w, key, sizeof(w));
+	k.k0 = le64_to_cpu(w[0]);
+	k.k1 = le64_to_cpu(w[1]);
+	write_seqlock_bh(&mltcp_tiebreak_key_lock);
+	mltcp_tiebreak_key = k;
+	WRITE_ONCE(mltcp_tiebreak_key_set, true);
+	write_sequnlock_bh(&mltcp_tiebreak_key_lock);
+	memzero_explicit(&k, sizeof(k));
+	memzero_explicit(w, sizeof(w));
+}
+
+/* Has an administrator set the key?  The key itself is never reported. */
+bool mltcp_tiebreak_key_given(void)
+{
+	return READ_ONCE(mltcp_tiebreak_key_set);
+}
+
+static void mltcp_read_tiebreak_key(struct mltcp_tiebreak_key *k)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqbegin(&mltcp_tiebreak_key_lock);
+		*k = mltcp_tiebreak_key;
+	} while (read_seqretry(&mltcp_tiebreak_key_lock, seq));
+}
 
 /*
  * The connection's tie-break, the same at both ends of a connection on this
- * host (mltcp_flow_tiebreak()).  Each direction's first data byte: the
+ * host, or on two hosts given the same key (mltcp_flow_tiebreak()).  Each direction's first data byte: the
  * peer's is rcv_nxt less the bytes received; ours snd_una less the bytes
  * acked, where an active open's bytes_acked also counts its SYN (acked by
  * the SYN-ACK) and a passive one's does not (the child starts past its
@@ -48,8 +109,10 @@ static u16 mltcp_sk_flow_tiebreak(const struct sock *sk)
 	u32 remote = (__force u32)sk->sk_daddr;
 	u32 local_isn = tp->snd_una - (u32)tp->bytes_acked + !!tp->bytes_acked;
 	u32 remote_isn = tp->rcv_nxt - (u32)tp->bytes_received;
+	struct mltcp_tiebreak_key key;
+	u16 tiebreak;
 
-	net_get_random_once(&mltcp_tiebreak_key, sizeof(mltcp_tiebreak_key));
+	mltcp_read_tiebreak_key(&key);
 
 #if IS_ENABLED(CONFIG_IPV6)
 	if (sk->sk_family == AF_INET6) {
@@ -57,8 +120,10 @@ static u16 mltcp_sk_flow_tiebreak(const struct sock *sk)
 		remote = mltcp_fold_addr6((__force const u32 *)sk->sk_v6_daddr.s6_addr32);
 	}
 #endif
-	return mltcp_flow_tiebreak(&mltcp_tiebreak_key, local, sk->sk_num, local_isn,
-				   remote, ntohs(sk->sk_dport), remote_isn);
+	tiebreak = mltcp_flow_tiebreak(&key, local, sk->sk_num, local_isn,
+				       remote, ntohs(sk->sk_dport), remote_isn);
+	memzero_explicit(&key, sizeof(key));
+	return tiebreak;
 }
 
 /**

@@ -3,14 +3,16 @@
  * MLTCP shared core (mltcp.ko): module init and exit, the one place that
  * brings the module's parts up, in this order, and down in reverse:
  *
+ *   mltcp_tiebreak_key_init()  a random key for the connections' drawn
+ *                          tie-breaks (mltcp_core.c), before anyone can set one
  *   mltcp_registry_init()  the counters of every network namespace
  *                          (mltcp_registry.c): the control plane reads them
  *   mltcp_sockopt_init()   the MLTCP_SO_* socket options (mltcp_sockopt.c)
  *   mltcp_netlink_init()   the generic netlink family (mltcp_netlink.c)
  *
- * The parameters (mltcp_params.c) and the TCP-hook glue (mltcp_core.c)
- * need no init.  Each file uses only the files below it, and none calls
- * into this one:
+ * The parameters (mltcp_params.c) and the rest of the TCP-hook glue
+ * (mltcp_core.c) need no init.  Each file uses only the files below it,
+ * and none calls into this one:
  *
  *   this file
  *     -> the control plane: mltcp_sockopt.c, mltcp_netlink.c
@@ -35,6 +37,7 @@ static int __init mltcp_init(void)
 	BUILD_BUG_ON(MLTCP_MAX_ITER_BYTES != MLTCP_BYTES_PER_ITER_MAX);
 	BUILD_BUG_ON(MLTCP_ALGO_SLOTS > BITS_PER_LONG);
 
+	mltcp_tiebreak_key_init();
 	err = mltcp_registry_init();
 	if (err)
 		return err;

@@ -61,7 +61,21 @@ static struct netlink_range_validation mltcp_idle_ms_range = {
 	.max = MLTCP_IDLE_MS_MAX,
 };
 
-static const struct nla_policy mltcp_set_params_policy[MLTCP_A_OVERRUN + 1] = {
+/*
+ * The tie-break key is exactly MLTCP_TIEBREAK_KEY_LEN bytes.  A function
+ * rather than NLA_POLICY_EXACT_LEN(), whose ERANGE (a length below) and
+ * EINVAL (above) would differ: every wrong length gets EINVAL, as for the
+ * other attributes.
+ */
+static int mltcp_nl_validate_key(const struct nlattr *attr, struct netlink_ext_ack *extack)
+{
+	if (nla_len(attr) == MLTCP_TIEBREAK_KEY_LEN)
+		return 0;
+	NL_SET_ERR_MSG_ATTR(extack, attr, "the tie-break key must be exactly 16 bytes");
+	return -EINVAL;
+}
+
+static const struct nla_policy mltcp_set_params_policy[MLTCP_A_TIEBREAK_KEY_SET + 1] = {
 	[MLTCP_A_SLOPE]		= NLA_POLICY_RANGE(NLA_U32, 0, MLTCP_SLOPE_MAX),
 	[MLTCP_A_INTERCEPT]	= NLA_POLICY_RANGE(NLA_U32, MLTCP_INTERCEPT_MIN,
 						   MLTCP_INTERCEPT_MAX),
@@ -75,17 +89,20 @@ static const struct nla_policy mltcp_set_params_policy[MLTCP_A_OVERRUN + 1] = {
 	[MLTCP_A_SCOPE]		= { .type = NLA_REJECT },
 	/* 1 .. 1023 pass the policy and are refused by mltcp_overrun_valid() */
 	[MLTCP_A_OVERRUN]	= NLA_POLICY_MAX(NLA_U32, MLTCP_OVERRUN_MAX),
+	[MLTCP_A_TIEBREAK_KEY]	= NLA_POLICY_VALIDATE_FN(NLA_BINARY, mltcp_nl_validate_key),
+	[MLTCP_A_TIEBREAK_KEY_SET] = { .type = NLA_REJECT },
 };
 
 static int mltcp_nl_get_params(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	u32 v[MLTCP_P_NUM];
+	bool key_set;
 	void *hdr;
 	int i;
 
 	/* a u8 attribute takes as much room as a u32 one */
-	msg = genlmsg_new((MLTCP_P_NUM + 1) * nla_total_size(sizeof(u32)), GFP_KERNEL);
+	msg = genlmsg_new((MLTCP_P_NUM + 2) * nla_total_size(sizeof(u32)), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &mltcp_genl_family, 0,
@@ -96,6 +113,7 @@ static int mltcp_nl_get_params(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&mltcp_nl_params_lock);
 	for (i = 0; i < MLTCP_P_NUM; i++)
 		v[i] = mltcp_param_table[i].get();
+	key_set = mltcp_tiebreak_key_given();
 	mutex_unlock(&mltcp_nl_params_lock);
 
 	if (nla_put_u32(msg, MLTCP_A_ABI_VERSION, MLTCP_ABI_VERSION))
@@ -107,6 +125,9 @@ static int mltcp_nl_get_params(struct sk_buff *skb, struct genl_info *info)
 			       nla_put_u32(msg, p->nl_attr, v[i]))
 			goto too_big;
 	}
+	/* whether an administrator set the tie-break key; never the key */
+	if (nla_put_u8(msg, MLTCP_A_TIEBREAK_KEY_SET, key_set))
+		goto too_big;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
 
@@ -122,16 +143,19 @@ too_big:
  *	GENL_ADMIN_PERM has checked CAP_NET_ADMIN in the initial user
  *	namespace before we get here
  *
- * All values are checked against mltcp_param_table before the first one
- * is applied, so a rejected request changes nothing.
+ * All values are checked against mltcp_param_table (and the tie-break
+ * key's length by the policy) before the first one is applied, so a
+ * rejected request changes nothing.  A tie-break key applies to the
+ * connections that draw their tie-break afterwards.
  *
  * Return: 0 or a negative errno (with an extack message).
  */
 static int mltcp_nl_set_params(struct sk_buff *skb, struct genl_info *info)
 {
 	bool f_pair = info->attrs[MLTCP_A_SLOPE] && info->attrs[MLTCP_A_INTERCEPT];
+	const struct nlattr *key = info->attrs[MLTCP_A_TIEBREAK_KEY];
 	u32 v[MLTCP_P_NUM];
-	bool given = false;
+	bool given = !!key;
 	int i, err = 0;
 
 	for (i = 0; i < MLTCP_P_NUM; i++) {
@@ -169,6 +193,8 @@ static int mltcp_nl_set_params(struct sk_buff *skb, struct genl_info *info)
 		    !(f_pair && (i == MLTCP_P_SLOPE || i == MLTCP_P_INTERCEPT)))
 			err = p->set(v[i]);
 	}
+	if (key && !err)
+		mltcp_set_tiebreak_key(nla_data(key));
 	mutex_unlock(&mltcp_nl_params_lock);
 	if (err)
 		GENL_SET_ERR_MSG(info, "parameter rejected by the core");

@@ -174,6 +174,11 @@ int mltcp_set_overrun(u32 q10);
 bool mltcp_get_decrease(void);
 void mltcp_set_decrease(bool on);
 
+/* The key of the drawn tie-breaks (mltcp_core.c): drawn at init, or an administrator's. */
+void mltcp_tiebreak_key_init(void);
+void mltcp_set_tiebreak_key(const u8 *key);	/* MLTCP_TIEBREAK_KEY_LEN bytes */
+bool mltcp_tiebreak_key_given(void);
+
 /* Host-wide counters as root-only module parameters of the algorithm module. */
 extern const struct kernel_param_ops mltcp_param_sockets_ops;
 extern const struct kernel_param_ops mltcp_param_sockets_total_ops;

@@ -265,12 +265,25 @@ struct mltcp_info {
  * Commands
  *
  * MLTCP_CMD_GET_PARAMS (do): no attributes.  Reply: ABI_VERSION, SLOPE,
- *	INTERCEPT, IDLE_MS, MODE, DECREASE, STAGGER.
+ *	INTERCEPT, IDLE_MS, MODE, DECREASE, STAGGER, OVERRUN, TIEBREAK_KEY_SET.
  * MLTCP_CMD_SET_PARAMS (do, CAP_NET_ADMIN in the initial user namespace):
  *	any non-empty subset of SLOPE, INTERCEPT, IDLE_MS, MODE, DECREASE,
- *	STAGGER.  Every value
+ *	STAGGER, OVERRUN, TIEBREAK_KEY.  Every value
  *	is checked before any changes; slope and intercept given together
  *	change atomically.  No reply beyond the ACK.
+ *
+ * The tie-break key (MLTCP_A_TIEBREAK_KEY) is the 128-bit SipHash key each
+ * connection's drawn tie-break is computed under (MLTCP_SO_TIEBREAK): the
+ * module draws one at random when it loads, so the two ends of a connection
+ * between two hosts draw different values.  Hosts given the same key draw
+ * the same tie-break for a connection at both ends.  Exactly
+ * MLTCP_TIEBREAK_KEY_LEN bytes (EINVAL otherwise, with an extended ACK
+ * message); it applies to connections that draw their tie-break afterwards.
+ * The key is never reported: GET_PARAMS gives TIEBREAK_KEY_SET, 1 once an
+ * administrator has set one (until the module is unloaded).  Like SCOPE,
+ * it is told by its presence rather than by a new MLTCP_ABI_VERSION: a
+ * GET_PARAMS reply without TIEBREAK_KEY_SET comes from an older module,
+ * which refuses TIEBREAK_KEY with EINVAL.
  * MLTCP_CMD_GET_SOCKETS (dump): no attributes.  One message per MLTCP
  *	socket in the caller's network namespace, each with ABI_VERSION and
  *	one MLTCP_A_SOCK nest.  Like any dump it is not an atomic snapshot:
@@ -310,6 +323,9 @@ enum mltcp_abi_scope {
 	__MLTCP_ABI_SCOPE_MAX = MLTCP_ABI_SCOPE_HOST,
 };
 
+/* Length of the tie-break key (MLTCP_A_TIEBREAK_KEY), bytes */
+#define MLTCP_TIEBREAK_KEY_LEN	16
+
 /* Top-level attributes */
 enum mltcp_attr {
 	MLTCP_A_UNSPEC,
@@ -324,6 +340,8 @@ enum mltcp_attr {
 	MLTCP_A_STAGGER,	/* u32, Q10, 0 .. 1024: largest head start (ABI 2) */
 	MLTCP_A_SCOPE,		/* u8, enum mltcp_abi_scope: MLTCP_CMD_GET_COUNTERS */
 	MLTCP_A_OVERRUN,	/* u32, Q10, 0 or 1024 .. 8192: F's bytes per iteration, x size */
+	MLTCP_A_TIEBREAK_KEY,	/* binary, MLTCP_TIEBREAK_KEY_LEN bytes: SET_PARAMS only */
+	MLTCP_A_TIEBREAK_KEY_SET, /* u8, replies only: 1 once an administrator set the key */
 	__MLTCP_A_MAX,
 };
 #define MLTCP_A_MAX (__MLTCP_A_MAX - 1)
