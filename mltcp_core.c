@@ -255,6 +255,16 @@ void mltcp_ca_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 }
 EXPORT_SYMBOL_GPL(mltcp_ca_cwnd_event);
 
+/*
+ * The millisecond clock on the ACK path: TCP's timestamp of the ACK being
+ * processed (tcp_mstamp, in microseconds, taken as it arrived) on the clock
+ * mltcp_clock_ms() reads, so that no ACK reads the clock again.
+ */
+static u32 mltcp_ack_clock_ms(const struct tcp_sock *tp)
+{
+	return (u32)div_u64(tp->tcp_mstamp, USEC_PER_MSEC);
+}
+
 /**
  * mltcp_ca_ack() - mltcp_cong_avoid() once the ACK has something to do
  * @sk: socket
@@ -262,8 +272,8 @@ EXPORT_SYMBOL_GPL(mltcp_ca_cwnd_event);
  *	congestion avoidance
  * @cwnd_limited: tcp_is_cwnd_limited()
  *
- * mltcp_hook_ack(): reads the socket (the RTT sample and the clock only
- * while the socket yields), applies slow start's window and reports (the
+ * mltcp_hook_ack(): reads the socket (the RTT sample only while the socket
+ * yields), applies slow start's window and reports (the
  * tracepoints mltcp_yield, once per yield, and mltcp_ack, per credit).
  * Lock-free and allocation-free: called on every ACK in congestion
  * avoidance.
@@ -285,10 +295,10 @@ bool mltcp_ca_ack(struct sock *sk, u32 *acked, bool cwnd_limited)
 		.cwnd_limited	= cwnd_limited,
 	};
 
+	in.rtt.now_ms = mltcp_ack_clock_ms(tp);
 	if (mltcp_in_yield(ms)) {
 		in.rtt.rtt_us = tp->rack.rtt_us;
 		in.rtt.min_rtt_us = tcp_min_rtt(tp);
-		in.rtt.now_ms = mltcp_clock_ms();
 	}
 	mltcp_hook_ack(ms, &in, &out);
 	if (out.yield == MLTCP_YIELD_DRAINED || out.yield == MLTCP_YIELD_EXPIRED)

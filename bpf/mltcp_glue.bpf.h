@@ -386,10 +386,11 @@ static __always_inline bool mltcp_bpf_cong_avoid(struct sock *sk, u32 *acked)
 		.cwnd_clamp	= tp->snd_cwnd_clamp,
 		.cwnd_limited	= cwnd_limited,
 	};
+	/* the ACK's own timestamp, on mltcp_clock_ms()'s clock (as the module) */
+	in.rtt.now_ms = (u32)(tp->tcp_mstamp / 1000);
 	if (mltcp_in_yield(ms)) {
 		in.rtt.rtt_us = tp->rack.rtt_us;
 		in.rtt.min_rtt_us = tp->rtt_min.s[0].v;
-		in.rtt.now_ms = mltcp_clock_ms();
 	}
 	mltcp_hook_ack(ms, &in, &out);
 	if (out.slow_start)

@@ -130,10 +130,12 @@ struct mltcp_tx_out {
  * @out: what the caller applies and reports (struct mltcp_tx_out)
  *
  * Runs before the new flight's first segment leaves.  Where this starts an
- * iteration's communication (mltcp_restart_due()) the window goes back to
- * the initial window, its threshold towards the BDP, and the socket enters
- * YIELD; then the idle gap may end a learned iteration or earn a mark
- * (mltcp_on_tx_start()), and the phase follows (mltcp_check_phase()).
+ * iteration's communication (mltcp_iter_starts()) the iteration's clock and
+ * allowance start; where F applies (mltcp_restart_due()) the window also
+ * goes back to the initial window, its threshold towards the BDP, and the
+ * socket enters YIELD.  Then the idle gap may end a learned iteration or
+ * earn a mark (mltcp_on_tx_start()), and the phase follows
+ * (mltcp_check_phase()).
  */
 static inline void mltcp_hook_tx_start(struct mltcp_sock *ms, const struct mltcp_tx_in *in,
 				       struct mltcp_tx_out *out)
@@ -141,6 +143,7 @@ static inline void mltcp_hook_tx_start(struct mltcp_sock *ms, const struct mltcp
 	const struct mltcp_globals *g = in->g;
 	u32 thresh = mltcp_idle_threshold_us(READ_ONCE(g->idle_ms), in->srtt_us);
 	int mode = READ_ONCE(g->mode);
+	u32 iter_start_ms = ms->start_ms;
 	u32 overrun;
 	enum mltcp_event ev;
 
@@ -168,6 +171,8 @@ static inline void mltcp_hook_tx_start(struct mltcp_sock *ms, const struct mltcp
 		if (mltcp_in_yield(ms))
 			mltcp_backoff_step(ms, true);
 		mltcp_enter_yield(ms, in->gap_us, in->now_ms);
+	} else if (mltcp_iter_starts(ms, in->outstanding, in->gap_us, thresh)) {
+		mltcp_iter_clock_start(ms, in->gap_us, in->now_ms);
 	}
 	out->gap_ref = ms->gap_log8;
 	out->gap_bursts = ms->bursts;
@@ -179,10 +184,12 @@ static inline void mltcp_hook_tx_start(struct mltcp_sock *ms, const struct mltcp
 			mltcp_is_idle_gap(in->outstanding, in->gap_us, thresh);
 	if (ev == MLTCP_EV_LEARNED) {
 		out->iter_done = true;
-		out->iter_ms = in->now_ms - ms->start_ms;
-		ms->start_ms = in->now_ms;
+		out->iter_ms = in->now_ms - iter_start_ms;
+		/* an overdue iteration may end at a gap that began none above */
+		mltcp_iter_clock_start(ms, in->gap_us, in->now_ms);
 	}
-	mltcp_check_phase(ms, mode, overrun, mltcp_bytes_done(in->bytes_acked, ms->mark));
+	mltcp_check_phase(ms, mode, overrun, mltcp_bytes_done(in->bytes_acked, ms->mark),
+			  in->now_ms);
 }
 
 /**
@@ -223,8 +230,9 @@ static inline enum mltcp_yield_state mltcp_hook_rtt_sample(struct mltcp_sock *ms
  * @ssthresh: slow-start threshold
  * @cwnd_clamp: the window's clamp
  * @cwnd_limited: the window is what limits the flow (tcp_is_cwnd_limited())
- * @rtt: the RTT sample; read only in MLTCP_PHASE_YIELD, so the caller may
- *	leave it unset unless mltcp_in_yield() (a clock read per ACK saved)
+ * @rtt: the RTT sample and the clock: the clock always (the allowance,
+ *	mltcp_check_phase()), the sample only in MLTCP_PHASE_YIELD, so the
+ *	caller may leave it unset unless mltcp_in_yield()
  */
 struct mltcp_ack_in {
 	const struct mltcp_globals *g;
@@ -325,10 +333,10 @@ static inline bool mltcp_hook_ack(struct mltcp_sock *ms, const struct mltcp_ack_
 		if (out->yield == MLTCP_YIELD_HOLDS)
 			return false;
 	}
+	mltcp_check_phase(ms, READ_ONCE(g->mode), READ_ONCE(g->overrun),
+			  mltcp_bytes_done(in->bytes_acked, ms->mark), in->rtt.now_ms);
 	if (!in->cwnd_limited)
 		return false;
-	mltcp_check_phase(ms, READ_ONCE(g->mode), READ_ONCE(g->overrun),
-			  mltcp_bytes_done(in->bytes_acked, ms->mark));
 	out->f = mltcp_phase_f_q10(ms, (enum mltcp_phase)ms->phase, READ_ONCE(g->fparams),
 				   READ_ONCE(g->stagger), in->bytes_acked);
 	if (in->cwnd < in->ssthresh) {
@@ -375,7 +383,7 @@ static inline u32 mltcp_hook_decrease(const struct mltcp_sock *ms, const struct 
 /**
  * struct mltcp_mark_out - what an iteration mark did
  * @iter_done: the mark completed an iteration (every mark but the first)
- * @iter_ms: how long that iteration took
+ * @iter_ms: how long that iteration took, from mark to mark (modulo 65.5 s)
  */
 struct mltcp_mark_out {
 	bool iter_done;
@@ -400,8 +408,8 @@ static inline void mltcp_hook_mark(struct mltcp_sock *ms, u64 acked, u64 unacked
 {
 	out->iter_done = mltcp_iter_begin(ms, acked, unacked, bytes) == MLTCP_EV_GIVEN;
 	mltcp_enter_unearned(ms);
-	out->iter_ms = now_ms - ms->start_ms;
-	ms->start_ms = now_ms;
+	out->iter_ms = (u16)((u16)now_ms - ms->mark_ms);
+	ms->mark_ms = (u16)now_ms;
 }
 
 #endif /* _MLTCP_HOOKS_H */

@@ -398,7 +398,7 @@ static inline enum mltcp_event mltcp_on_tx_start(struct mltcp_sock *ms,
  * The first mark switches the socket to given marks (the burst counts'
  * slot holds the restart's time from then on); each further one records
  * the exact size of the iteration it completes.  The new iteration earns F
- * at its first idle gap.
+ * at its first idle gap, and its allowance there (MLTCP_SF_SPENT until then).
  *
  * Return: MLTCP_EV_GIVEN when an iteration was completed.
  */
@@ -417,9 +417,9 @@ static inline enum mltcp_event mltcp_iter_begin(struct mltcp_sock *ms,
 		mltcp_record_iter(ms, mltcp_bytes_done(new_mark, ms->mark));
 		ev = MLTCP_EV_GIVEN;
 	} else {
-		ms->restart_ms = 0;
+		ms->mark_ms = 0;
 	}
-	ms->flags |= MLTCP_SF_MARKS_GIVEN | MLTCP_SF_MARK_PENDING;
+	ms->flags |= MLTCP_SF_MARKS_GIVEN | MLTCP_SF_MARK_PENDING | MLTCP_SF_SPENT;
 	ms->mark = new_mark;
 	return ev;
 }
@@ -431,8 +431,9 @@ static inline enum mltcp_event mltcp_iter_begin(struct mltcp_sock *ms,
  *	every hint and goes back to learning
  *
  * Back to learning, the burst counts start afresh.  A pending mark stays
- * pending and a changed size is not shown: no order of sizes and marks buys
- * F without an idle gap.
+ * pending, a changed size is not shown, and the iteration's allowance is
+ * spent until the next iteration's communication starts: no order of sizes
+ * and marks buys F without an idle gap, nor longer than one allows.
  *
  * Return: 0, or -EINVAL for a size out of range (nothing changes).
  */
@@ -442,11 +443,12 @@ static inline int mltcp_set_size(struct mltcp_sock *ms, u64 bytes)
 		if (!mltcp_iter_size_valid(bytes))
 			return -EINVAL;
 		mltcp_size_change(ms, bytes);
-		ms->flags |= MLTCP_SF_SIZE_GIVEN;
+		ms->flags |= MLTCP_SF_SIZE_GIVEN | MLTCP_SF_SPENT;
 		return 0;
 	}
+	ms->flags |= MLTCP_SF_SPENT;
 	if (ms->flags & MLTCP_SF_MARKS_GIVEN)
-		ms->restart_ms = 0;
+		ms->mark_ms = 0;
 	ms->flags &= (u8)~MLTCP_SF_HINTED;
 	mltcp_size_change(ms, mltcp_learned_size(ms));
 	return 0;

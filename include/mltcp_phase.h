@@ -14,8 +14,9 @@
  *                                  v
  *      YIELD --- no queue, or ---> RAMP <--- backoff ---> TOP
  *        ^       its limit          |                      |
- *        |                          + bytes > overrun * size +
- *        |                                     |
+ *        |                          +----------+-----------+
+ *        |                                     | bytes > overrun * size, or
+ *        |                                     | the allowance is spent
  *        |                                     v
  *        |                                  OVERRUN (until the next iteration)
  *        |
@@ -41,7 +42,8 @@
  * @MLTCP_PHASE_UNEARNED: a mark awaits its idle gap, or the size is not
  *	shown yet (mltcp_iter_earned(), mltcp_size_shown()); F = 1
  * @MLTCP_PHASE_OVERRUN: the iteration carried more than overrun times its
- *	size (mltcp_iter_overrun()); F = 1 until the next iteration
+ *	size (mltcp_iter_overrun()), or outlasted eight times the idle gap
+ *	before it (mltcp_allowance_over()); F = 1 until the next iteration
  * @MLTCP_PHASE_RAMP: F = slope * min(1, bytes_ratio + head start) + intercept
  * @MLTCP_PHASE_TOP: the backoff is at its deepest; F = slope + intercept
  * @MLTCP_PHASE_YIELD: the restarted window holds while another flow queues
@@ -63,7 +65,8 @@ static inline bool mltcp_in_yield(const struct mltcp_sock *ms)
 /*
  * The phase F's rules give outside a yield; the first rule that stops F
  * decides.  Whatever a socket sends, declares or marks, it gets F > 1 only
- * after an idle gap, for a size an iteration showed, up to overrun times it.
+ * after an idle gap, for a size an iteration showed, up to overrun times it
+ * and for at most eight times the gap (MLTCP_SF_SPENT, mltcp_check_phase()).
  */
 static inline enum mltcp_phase mltcp_rules_phase(const struct mltcp_sock *ms, int mode,
 						 u32 overrun, u64 done)
@@ -72,7 +75,7 @@ static inline enum mltcp_phase mltcp_rules_phase(const struct mltcp_sock *ms, in
 		return MLTCP_PHASE_BASE;
 	if (!mltcp_iter_earned(ms) || !mltcp_size_shown(ms))
 		return MLTCP_PHASE_UNEARNED;
-	if (mltcp_iter_overrun(ms, overrun, done))
+	if ((ms->flags & MLTCP_SF_SPENT) || mltcp_iter_overrun(ms, overrun, done))
 		return MLTCP_PHASE_OVERRUN;
 	return mltcp_backoff_at_top(ms) ? MLTCP_PHASE_TOP : MLTCP_PHASE_RAMP;
 }
@@ -121,10 +124,12 @@ static inline void mltcp_enter_ramp(struct mltcp_sock *ms)
  * @ms: socket state
  * @gap_us: the idle gap before the restart
  * @now_ms: the caller's millisecond clock
+ *
+ * The restart begins the iteration's communication: its clock starts.
  */
 static inline void mltcp_enter_yield(struct mltcp_sock *ms, u32 gap_us, u32 now_ms)
 {
-	mltcp_yield_clock_start(ms, gap_us, now_ms);
+	mltcp_iter_clock_start(ms, gap_us, now_ms);
 	mltcp_set_phase(ms, MLTCP_PHASE_YIELD);
 }
 
@@ -158,13 +163,21 @@ static inline enum mltcp_yield_state mltcp_yield_step(struct mltcp_sock *ms, u32
  * @mode: global enum mltcp_mode
  * @overrun: global overrun multiple
  * @done: bytes of the current iteration
+ * @now_ms: the caller's millisecond clock
  *
+ * First the allowance: once the iteration outlasted it (yielding or not),
+ * MLTCP_SF_SPENT holds until the next iteration's communication, so the
+ * 16-bit clock of a marked iteration never wraps into a new allowance.
  * Outside a yield, the phase follows its guards: an idle gap earned the
- * mark or learned the size, the bytes passed the overrun, or the mode or
- * the overrun changed.  A yield ends only on its samples.
+ * mark or learned the size, the bytes passed the overrun, the allowance
+ * is spent, or the mode or the overrun changed.  A yield ends only on its
+ * samples.
  */
-static inline void mltcp_check_phase(struct mltcp_sock *ms, int mode, u32 overrun, u64 done)
+static inline void mltcp_check_phase(struct mltcp_sock *ms, int mode, u32 overrun, u64 done,
+				     u32 now_ms)
 {
+	if (!(ms->flags & MLTCP_SF_SPENT) && mltcp_allowance_over(ms, now_ms))
+		ms->flags |= MLTCP_SF_SPENT;
 	if (!mltcp_in_yield(ms))
 		mltcp_set_phase(ms, mltcp_rules_phase(ms, mode, overrun, done));
 }

@@ -14,6 +14,27 @@
 #include "mltcp_learner.h"
 
 /**
+ * mltcp_iter_starts() - does this transmission begin an iteration's communication?
+ * @ms: socket state
+ * @outstanding: bytes sent but not yet acked (snd_nxt - snd_una)
+ * @gap_us: time since the last data transmission
+ * @threshold_us: mltcp_idle_threshold_us()
+ *
+ * Return: true after an idle gap that earns a pending mark, or that the
+ *	learner takes for an iteration gap (not the gaps between a DDP job's
+ *	gradient buckets).
+ */
+static inline bool mltcp_iter_starts(const struct mltcp_sock *ms, u32 outstanding, u32 gap_us,
+				     u32 threshold_us)
+{
+	if (!mltcp_is_idle_gap(outstanding, gap_us, threshold_us))
+		return false;
+	if (ms->flags & MLTCP_SF_MARKS_GIVEN)
+		return ms->flags & MLTCP_SF_MARK_PENDING;
+	return mltcp_gap_ends_iter(ms, gap_us);
+}
+
+/**
  * mltcp_restart_due() - does this transmission restart the window?
  * @ms: socket state
  * @mode: global enum mltcp_mode
@@ -26,9 +47,8 @@
  * (4.1) has TCP do after an idle period: a job whose phase begins while
  * another's is under way would otherwise burst its last window into the
  * other's queue, and the drops throw both back into lockstep.  Only where F
- * applies (slope > 0), and only at an iteration's start after an idle gap:
- * a pending mark, or a gap the learner takes for an iteration gap (not the
- * gaps between a DDP job's gradient buckets).
+ * applies (slope > 0), and only where an iteration's communication starts
+ * (mltcp_iter_starts()).
  *
  * Return: true when the window restarts.
  */
@@ -36,12 +56,8 @@ static inline bool mltcp_restart_due(const struct mltcp_sock *ms, int mode,
 				     u32 params, u32 outstanding, u32 gap_us,
 				     u32 threshold_us)
 {
-	if (!mltcp_params_slope(params) || !mltcp_f_active(ms, mode) ||
-	    !mltcp_is_idle_gap(outstanding, gap_us, threshold_us))
-		return false;
-	if (ms->flags & MLTCP_SF_MARKS_GIVEN)
-		return ms->flags & MLTCP_SF_MARK_PENDING;
-	return mltcp_gap_ends_iter(ms, gap_us);
+	return mltcp_params_slope(params) && mltcp_f_active(ms, mode) &&
+	       mltcp_iter_starts(ms, outstanding, gap_us, threshold_us);
 }
 
 /**
@@ -197,44 +213,83 @@ static inline void mltcp_backoff_step(struct mltcp_sock *ms, bool deeper)
 	}
 }
 
-/* A marked flow's yield clock (@restart_ms) wraps after 65.5 s: its limit stays below. */
-#define MLTCP_YIELD_REF_MAX_US	60000000U
+/*
+ * The iteration's clock (@start_ms) runs from the transmission that began
+ * its communication: the yield's limit and the allowance count from there.
+ * A marked flow's own gap reference is the gap before that transmission, up
+ * to a minute (longer computes yield no longer).
+ */
+#define MLTCP_ITER_REF_MAX_US	60000000U
 
 /**
- * mltcp_yield_clock_start() - start the yield's clock at a restart
+ * mltcp_iter_clock_start() - an iteration's communication begins
  * @ms: socket state
- * @gap_us: the idle gap that preceded the restart
- * @now_ms: the caller's millisecond clock (the one @ms->start_ms is in)
+ * @gap_us: the idle gap before it
+ * @now_ms: the caller's millisecond clock
  *
- * A learned iteration starts here, so its start is the clock and its
- * learned gap the reference; a marked one started at its mark, so the
- * restart's time and gap are kept on their own.
+ * The clock starts and the iteration's allowance is new.  A learned flow's
+ * gap reference is the learner's; a marked one's is this gap.
  */
-static inline void mltcp_yield_clock_start(struct mltcp_sock *ms, u32 gap_us, u32 now_ms)
-{
-	if (ms->flags & MLTCP_SF_MARKS_GIVEN) {
-		ms->gap_log8 = mltcp_gap_log8(gap_us < MLTCP_YIELD_REF_MAX_US ? gap_us :
-					  MLTCP_YIELD_REF_MAX_US);
-		ms->restart_ms = (u16)now_ms;
-	} else {
-		ms->start_ms = now_ms;
-	}
-}
-
-/* Milliseconds since the restart that began the current yield. */
-static inline u32 mltcp_yield_since_ms(const struct mltcp_sock *ms, u32 now_ms)
+static inline void mltcp_iter_clock_start(struct mltcp_sock *ms, u32 gap_us, u32 now_ms)
 {
 	if (ms->flags & MLTCP_SF_MARKS_GIVEN)
-		return (u16)((u16)now_ms - ms->restart_ms);
+		ms->gap_log8 = mltcp_gap_log8(gap_us < MLTCP_ITER_REF_MAX_US ? gap_us :
+					  MLTCP_ITER_REF_MAX_US);
+	ms->start_ms = now_ms;
+	ms->flags &= (u8)~MLTCP_SF_SPENT;
+}
+
+/* Milliseconds since the iteration's communication began. */
+static inline u32 mltcp_iter_since_ms(const struct mltcp_sock *ms, u32 now_ms)
+{
 	return now_ms - ms->start_ms;
 }
 
-/* The time since the yield's restart, on the gap's log scale (mltcp_gap_log8()). */
-static inline u32 mltcp_yield_held_log8(const struct mltcp_sock *ms, u32 now_ms)
+/* The time since the iteration's communication began, on the gap's log scale. */
+static inline u32 mltcp_iter_held_log8(const struct mltcp_sock *ms, u32 now_ms)
 {
-	u32 held_ms = mltcp_yield_since_ms(ms, now_ms);
+	u32 held_ms = mltcp_iter_since_ms(ms, now_ms);
 
 	return mltcp_gap_log8(held_ms < 0xffffffffU / 1000U ? held_ms * 1000U : 0xffffffffU);
+}
+
+/*
+ * The allowance: an iteration has F > 1 for at most eight times the idle
+ * gap before its communication, and at most MLTCP_ITER_REF_MAX_US.  So a
+ * sender has F > 1 all the time it sends only if it is idle at least a
+ * ninth of its time: a bulk transfer with short pauses is not an iteration
+ * structure, and a job whose compute is under an eighth of its phase gains
+ * little from turns (a phase that long cannot fit beside another's).
+ *
+ * A marked iteration's gap is its own (@gap_log8).  A learned one is
+ * measured against the learner's reference, which exceeds the gap that
+ * began the iteration by up to 6/8 of an octave (MLTCP_GAP_TOL_LOG8, half
+ * of that once mltcp_learn_gap() moved it) or 12/8 for an overdue one
+ * (MLTCP_GAP_NEAR_LOG8, then half): 18/8 octaves over the reference
+ * (4.8 times it) are never more than eight times the gap.
+ */
+#define MLTCP_ALLOWANCE_LOG8		24
+#define MLTCP_ALLOWANCE_LEARNED_LOG8	18
+
+/**
+ * mltcp_allowance_over() - has the iteration outlasted its allowance?
+ * @ms: socket state
+ * @now_ms: the caller's millisecond clock
+ *
+ * Return: true from the allowance's end on, and while no gap is known.
+ */
+static inline bool mltcp_allowance_over(const struct mltcp_sock *ms, u32 now_ms)
+{
+	u32 limit = ms->gap_log8;
+	u32 cap = mltcp_gap_log8(MLTCP_ITER_REF_MAX_US);
+
+	if (!limit)
+		return true;
+	limit += ms->flags & MLTCP_SF_MARKS_GIVEN ? MLTCP_ALLOWANCE_LOG8 :
+						     MLTCP_ALLOWANCE_LEARNED_LOG8;
+	if (limit > cap)
+		limit = cap;
+	return mltcp_iter_held_log8(ms, now_ms) >= limit;
 }
 
 /**
@@ -249,7 +304,7 @@ static inline bool mltcp_yield_in_limit(const struct mltcp_sock *ms, u32 now_ms)
 {
 	u32 octaves = mltcp_backoff_octaves(mltcp_yield_backoff(ms));
 
-	return ms->gap_log8 && mltcp_yield_held_log8(ms, now_ms) + 8U * octaves < ms->gap_log8;
+	return ms->gap_log8 && mltcp_iter_held_log8(ms, now_ms) + 8U * octaves < ms->gap_log8;
 }
 
 /**
@@ -267,7 +322,7 @@ static inline bool mltcp_yield_was_long(const struct mltcp_sock *ms, u32 now_ms)
 {
 	if (!ms->gap_log8 || (ms->flags & MLTCP_SF_MARKS_GIVEN))
 		return false;
-	return mltcp_yield_held_log8(ms, now_ms) + 8U * MLTCP_YIELD_LONG_OCTAVES >= ms->gap_log8;
+	return mltcp_iter_held_log8(ms, now_ms) + 8U * MLTCP_YIELD_LONG_OCTAVES >= ms->gap_log8;
 }
 
 /* What an RTT sample did to a yield (mltcp_yield_step()). */

@@ -74,6 +74,7 @@ enum mltcp_mode {
 #define MLTCP_SF_HINTED		(MLTCP_SF_SIZE_GIVEN | MLTCP_SF_MARKS_GIVEN)
 #define MLTCP_SF_TIEBREAK_GIVEN	0x08	/* tiebreak set by control plane */
 #define MLTCP_SF_MARK_PENDING	0x10	/* a mark, not yet followed by an idle TX_START */
+#define MLTCP_SF_SPENT		0x20	/* the iteration outlasted its idle gap's allowance */
 #define MLTCP_SF_BACKOFF	0xc0	/* enum mltcp_backoff (2 bits, mltcp_restart.h) */
 #define MLTCP_SF_BACKOFF_SHIFT	6
 
@@ -88,8 +89,8 @@ enum mltcp_mode {
  *	backoff down (mltcp_backoff_step())
  * @size_shown: a completed iteration showed the size in use
  *	(mltcp_confirm_size())
- * @start_ms: when the iteration started, in the caller's millisecond clock;
- *	a learned yield's clock (mltcp_yield_since_ms())
+ * @start_ms: when the iteration's communication began, in the caller's
+ *	millisecond clock (mltcp_iter_clock_start())
  * @carry: Q10 remainder of the scaled ACK credit, < 1024
  * @tiebreak: Q10 in [0, 1024]: the socket's share of the stagger
  *	(mltcp_head_start_q10())
@@ -99,8 +100,9 @@ enum mltcp_mode {
  *	mltcp_gap_log8()'s log scale; 0 = none
  * @bursts: learner: bursts of this iteration (low nibble) and per
  *	iteration (high nibble, mltcp_learn_gap())
- * @restart_ms: given marks: low 16 bits of the clock at the last restart
- *	(in @bursts' slot: a socket uses one or the other)
+ * @mark_ms: given marks: low 16 bits of the clock at the last mark, for
+ *	the iteration's duration (in @bursts' slot: a socket uses one or
+ *	the other)
  *
  * CUBIC's state leaves 56 of the 104 bytes of icsk_ca_priv
  * (MLTCP_CHECK_PRIV).  Everything is written under the socket's lock, by
@@ -121,7 +123,7 @@ struct mltcp_sock {
 	u8 gap_log8;
 	union {
 		u8 bursts;
-		u16 restart_ms;
+		u16 mark_ms;
 	};
 };
 

@@ -17,6 +17,8 @@
  *      gap that came after the size was declared, with at least half of it
  *      written since the connection started; none after a mark before
  *      the next idle gap;
+ *  (d) F > 1 only within eight times an idle gap's length after it ends
+ *      (the allowance), to the core's millisecond clock;
  *  (b) every F is exactly 1 (1024) or within [intercept, slope + intercept],
  *      and a softened decrease stays within [reduced, cwnd];
  *  (c) no undefined behaviour nor memory error (UBSan, ASan).
@@ -28,8 +30,8 @@
  * The model is looser than the core on purpose (it does not know how the
  * core counts an iteration), so anything it reports is a hole.  A failed
  * check aborts with a message saying which.  To steer a run at one kind of
- * hole (tests/fuzz/README): FUZZ_CHECK=bound, =shown or =earned keeps one
- * of the three checks of (a), with (b) and (c); FUZZ_SIZES=max or =fixed
+ * hole (tests/fuzz/README): FUZZ_CHECK=bound, =shown, =earned or =time keeps
+ * one of the three checks of (a) or (d), with (b) and (c); FUZZ_SIZES=max or =fixed
  * restricts declared sizes to 2^48 or to 1 MB; FUZZ_START=shown starts
  * after an honest first iteration.  FUZZ_TRACE=1 prints each operation.
  *
@@ -114,9 +116,11 @@ struct sim {
 	u64 decl_size;
 	/* (a): a mark not yet followed by an idle gap */
 	int mark_pending;
+	/* (d): until when the idle gaps so far allow F > 1 */
+	u64 allowed_until_us;
 };
 
-static int check_bound = 1, check_shown = 1, check_earned = 1;
+static int check_bound = 1, check_shown = 1, check_earned = 1, check_time = 1;
 static int sizes_mode;	/* 0 any, 1 max, 2 fixed */
 static int start_shown;	/* FUZZ_START=shown */
 static int trace;	/* FUZZ_TRACE=1 */
@@ -303,6 +307,8 @@ static void op_send(struct sim *s, struct in *in)
 				s->decl_shown = 1;
 			s->mark_pending = 0;
 			new_window(s);
+			if (s->now_us + 8ULL * tin.gap_us > s->allowed_until_us)
+				s->allowed_until_us = s->now_us + 8ULL * tin.gap_us;
 		}
 	}
 	if (n > s->written - s->sent)
@@ -370,6 +376,9 @@ static void do_ack(struct sim *s, u64 n, u32 rtt, uint8_t flags)
 		fail(s, "F > 1 after a mark before an idle gap");
 	if (check_shown && s->decl && !s->decl_shown)
 		fail(s, "F > 1 for a declared size no idle gap has shown");
+	/* the core reads whole milliseconds: up to 1 ms more */
+	if (check_time && s->now_us >= s->allowed_until_us + 1000)
+		fail(s, "F > 1 longer than eight times the idle gap before it");
 	if (check_bound && !s->win_unbounded &&
 	    s->win_fbytes > ((s->win_bpi * s->win_overrun) >> MLTCP_Q10_SHIFT))
 		fail(s, "F > 1 for more than overrun x the size between two idle gaps");
@@ -474,6 +483,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		check_bound = !strcmp(c, "bound");
 		check_shown = !strcmp(c, "shown");
 		check_earned = !strcmp(c, "earned");
+		check_time = !strcmp(c, "time");
 	}
 	if (z && !strcmp(z, "max"))
 		sizes_mode = 1;

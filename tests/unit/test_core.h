@@ -38,12 +38,21 @@ static inline struct mltcp_sock new_sock(u64 acked)
 
 /*
  * A declared size that F applies to at once, as if a completed iteration had
- * shown it (mltcp_confirm_size()): for the tests of F itself.
+ * shown it (mltcp_confirm_size()) and an idle gap had begun the next one with
+ * its allowance (mltcp_iter_clock_start()): for the tests of F itself.
  */
 static inline void shown_size(struct mltcp_sock *ms, u64 bytes)
 {
 	assert_int_equal(mltcp_set_size(ms, bytes), 0);
 	ms->size_shown = 1;
+	mltcp_iter_clock_start(ms, GAP_IDLE, 0);
+}
+
+/* An idle gap begins an iteration's communication (mltcp_hook_tx_start()'s clock). */
+static inline void idle_begins(struct mltcp_sock *ms)
+{
+	assert_true(mltcp_iter_starts(ms, 0, GAP_IDLE, THRESH));
+	mltcp_iter_clock_start(ms, GAP_IDLE, 0);
 }
 
 /* One learned iteration of @size bytes: send it, go idle, restart. */

@@ -344,6 +344,7 @@ static void test_slow_start_unscaled(void **state)
 
 	(void)state;
 	shown_size(&ms, 4 * MB);	/* half way through: F = 1.5 */
+	ms.gap_log8 = mltcp_gap_log8(GAP_IDLE);	/* learned: the allowance's reference */
 	assert_false(mltcp_hook_ack(&ms, &in, &out));
 	assert_true(out.slow_start);
 	assert_int_equal(out.f, ONE + ONE / 2);

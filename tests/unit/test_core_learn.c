@@ -123,6 +123,7 @@ static void test_given_overrides_learned(void **state)
 	{
 		u64 mark = ms.mark;
 
+		idle_begins(&ms);
 		assert_int_equal(learned_iter(&ms, &acked, 4 * MB), MLTCP_EV_NONE);
 		assert_true(ms.mark == mark);
 	}
@@ -165,6 +166,7 @@ static void test_begin_excludes_unacked(void **state)
 	ms.size_shown = 1;	/* as if an earlier iteration had shown 4 MB */
 	assert_true(ms.mark == MB + MB / 2);
 	/* the iteration's communication begins after its compute */
+	idle_begins(&ms);
 	mltcp_on_tx_start(&ms, MB + MB / 2, 0, GAP_IDLE, THRESH, OVERRUN);
 	/* acking the old data does not advance this iteration, nor gets its F */
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND,

@@ -528,6 +528,117 @@ static void test_top_cuts_as_base(void **state)
 	assert_int_equal(mltcp_hook_decrease(&ms, &g, 0, 100, 50), 50);
 }
 
+/*
+ * The allowance: a marked iteration begun by a 25 ms idle gap has F > 1 for
+ * eight times that (200 ms of its clock), then F = 1 (OVERRUN) until the
+ * next iteration's communication, whatever the clock does meanwhile; a new
+ * gap gives a new allowance.
+ */
+static void test_allowance_marked(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+	struct mltcp_globals g;
+	struct mltcp_mark_out mo;
+	u64 acked = 0;
+	u32 t = 1000;
+	int i;
+
+	(void)state;
+	default_globals(&g);
+	g.overrun = 0;	/* the time alone bounds F here */
+	/* two honest iterations show the size */
+	for (i = 0; i < 2; i++) {
+		mltcp_hook_mark(&ms, acked, 0, 4 * MB, t, &mo);
+		tx_start_at(&ms, &g, acked, 25000, t + 25);
+		acked += 4 * MB;
+		t += 1000;
+	}
+	mltcp_hook_mark(&ms, acked, 0, 0, t, &mo);
+	assert_int_equal(ms.flags & MLTCP_SF_SPENT, MLTCP_SF_SPENT);	/* a mark spends it */
+	assert_int_equal(tx_start_at(&ms, &g, acked, 25000, t + 25), MLTCP_PHASE_YIELD);
+	assert_false(ms.flags & MLTCP_SF_SPENT);
+	assert_int_equal(ack_at(&ms, &g, acked + MB, 300, t + 30), MLTCP_PHASE_RAMP);
+	assert_int_equal(ack_at(&ms, &g, acked + 2 * MB, 300, t + 25 + 190), MLTCP_PHASE_RAMP);
+	assert_int_equal(ack_at(&ms, &g, acked + 2 * MB, 300, t + 25 + 200), MLTCP_PHASE_OVERRUN);
+	assert_int_equal(mltcp_sock_f_q10(&ms, g.mode, g.fparams, g.stagger, g.overrun,
+					  acked + 2 * MB), ONE);
+	/* spent until the next iteration, even a minute and more later */
+	assert_int_equal(ack_at(&ms, &g, acked + 3 * MB, 300, t + 70000), MLTCP_PHASE_OVERRUN);
+	/* the next mark and its 25 ms gap: a new allowance */
+	mltcp_hook_mark(&ms, acked + 3 * MB, 0, 0, t + 70001, &mo);
+	tx_start_at(&ms, &g, acked + 3 * MB, 25000, t + 70026);
+	assert_int_equal(ack_at(&ms, &g, acked + 4 * MB, 300, t + 70030), MLTCP_PHASE_RAMP);
+}
+
+/*
+ * A learned bulk sender pausing 25 ms every 800 ms: its pauses are its
+ * iteration gaps, and each buys F > 1 for under 8 x 25 ms (the learned
+ * allowance, 2^(18/8) of the reference), so F is 1 for most of its time.
+ */
+static void test_allowance_pausing_bulk(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+	struct mltcp_globals g;
+	u64 acked = 0;
+	u32 t = 0, ms_f = 0, ms_all = 0;
+	int i, k;
+
+	(void)state;
+	default_globals(&g);
+	g.overrun = 0;
+	for (i = 0; i < 20; i++) {
+		tx_start_at(&ms, &g, acked, 25000, t);
+		/* 800 ms of sending, an ACK every 5 ms carrying 50 kB */
+		for (k = 1; k <= 160; k++) {
+			acked += 50000;
+			ack_at(&ms, &g, acked, 300, t + 5 * k);
+			if (i >= 5) {
+				ms_all += 5;
+				if (ms.phase == MLTCP_PHASE_RAMP || ms.phase == MLTCP_PHASE_TOP)
+					ms_f += 5;
+			}
+		}
+		t += 800 + 25;
+	}
+	assert_true(ms.size_shown);
+	assert_true(ms_f > 0);
+	assert_true(ms_f <= 8 * 25 * 15);	/* at most 8 x the gap per iteration */
+	assert_true(ms_f * 6 < ms_all);		/* F = 1 most of the time */
+}
+
+/* A learned iteration reports its whole length, from start to start. */
+static void test_learned_iter_ms(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+	struct mltcp_globals g;
+	struct mltcp_tx_out out;
+	struct mltcp_tx_in in;
+	u64 acked = 0;
+	int i;
+
+	(void)state;
+	default_globals(&g);
+	memset(&in, 0, sizeof(in));
+	in.g = &g;
+	in.gap_us = GAP_IDLE;
+	in.cwnd = 40;
+	in.ssthresh = 100;
+	in.init_cwnd = 10;
+	in.min_rtt_us = 100;
+	in.ca_open = true;
+	for (i = 0; i < 5; i++) {
+		acked += 2 * MB;
+		in.bytes_acked = acked;
+		in.now_ms = 1000 + 700 * i;
+		mltcp_hook_tx_start(&ms, &in, &out);
+		if (i >= 1) {
+			assert_true(out.iter_done);
+			assert_int_equal(out.iter_ms, 700);
+		}
+	}
+	assert_true(out.restarted);	/* the size known: the restarts ran too */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -540,6 +651,9 @@ int main(void)
 		cmocka_unit_test(test_no_turns_top_of_f),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_phase_stored),
+		cmocka_unit_test(test_allowance_marked),
+		cmocka_unit_test(test_allowance_pausing_bulk),
+		cmocka_unit_test(test_learned_iter_ms),
 		cmocka_unit_test(test_held_yield_deepens),
 		cmocka_unit_test(test_top_cuts_as_base),
 	};

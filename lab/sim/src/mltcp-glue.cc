@@ -339,7 +339,7 @@ MltcpGlue::YieldInBound(uint32_t nowMs) const
 {
     uint32_t octaves = mltcp_backoff_octaves(mltcp_yield_backoff(&m_ms));
 
-    return m_ms.gap_log8 && mltcp_yield_held_log8(&m_ms, nowMs) + 8U * octaves < m_ms.gap_log8;
+    return m_ms.gap_log8 && mltcp_iter_held_log8(&m_ms, nowMs) + 8U * octaves < m_ms.gap_log8;
 }
 
 /* A yield ended on an ACK (@st): how, and the backoff it left. */
@@ -391,11 +391,11 @@ MltcpGlue::Ack(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, uint32_t* credit
     in.cwnd_limited = m_sim ? m_sim->CwndLimited() : true;
     bool inBound = false;
     bool late = false;
+    in.rtt.now_ms = NowMs();
     if (mltcp_in_yield(&m_ms))
     {
         in.rtt.rtt_us = m_sim ? m_sim->LatestRttUs() : m_rttUs;
         in.rtt.min_rtt_us = m_sim ? m_sim->MinRttUs() : MinRttUs(tcb);
-        in.rtt.now_ms = NowMs();
         /* how the yield would end here, for the record */
         inBound = YieldInBound(in.rtt.now_ms);
         late = inBound && mltcp_yield_was_long(&m_ms, in.rtt.now_ms);

@@ -50,7 +50,7 @@ SockInit(Tap* tap)
                    ms.mark == 4242 && ms.tiebreak == 77,
                "mltcp_sock_init() keeps a given size and takes the flow's tie-break");
     tap->Check(ms.iters == 0 && ms.hist[0] == 0 && ms.hist[2] == 0 && ms.carry == 0 &&
-                   ms.gap_log8 == 0 && ms.restart_ms == 0 && ms.start_ms == 0 &&
+                   ms.gap_log8 == 0 && ms.mark_ms == 0 && ms.start_ms == 0 &&
                    ms.phase == MLTCP_PHASE_BASE,
                "mltcp_sock_init() zeroes everything else");
 }
