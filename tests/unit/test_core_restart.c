@@ -394,11 +394,10 @@ static void default_globals(struct mltcp_globals *g)
 	g->mode = MLTCP_MODE_LEARNED;
 }
 
-/* One TX start with nothing in flight after @gap_us, at @now_ms; returns the phase after it. */
-static enum mltcp_phase tx_start_at(struct mltcp_sock *ms, const struct mltcp_globals *g,
-				    u64 acked, u32 gap_us, u32 now_ms)
+/* One TX start with nothing in flight after @gap_us, at @now_ms; what it did in @out. */
+static void tx_start_out(struct mltcp_sock *ms, const struct mltcp_globals *g, u64 acked,
+			 u32 gap_us, u32 now_ms, struct mltcp_tx_out *out)
 {
-	struct mltcp_tx_out out;
 	struct mltcp_tx_in in;
 
 	memset(&in, 0, sizeof(in));
@@ -412,7 +411,16 @@ static enum mltcp_phase tx_start_at(struct mltcp_sock *ms, const struct mltcp_gl
 	in.init_cwnd = 10;
 	in.min_rtt_us = 100;
 	in.ca_open = true;
-	mltcp_hook_tx_start(ms, &in, &out);
+	mltcp_hook_tx_start(ms, &in, out);
+}
+
+/* As tx_start_out(); returns the phase after it. */
+static enum mltcp_phase tx_start_at(struct mltcp_sock *ms, const struct mltcp_globals *g,
+				    u64 acked, u32 gap_us, u32 now_ms)
+{
+	struct mltcp_tx_out out;
+
+	tx_start_out(ms, g, acked, gap_us, now_ms, &out);
 	return ms->phase;
 }
 
@@ -612,25 +620,14 @@ static void test_learned_iter_ms(void **state)
 	struct mltcp_sock ms = new_sock(0);
 	struct mltcp_globals g;
 	struct mltcp_tx_out out;
-	struct mltcp_tx_in in;
 	u64 acked = 0;
 	int i;
 
 	(void)state;
 	default_globals(&g);
-	memset(&in, 0, sizeof(in));
-	in.g = &g;
-	in.gap_us = GAP_IDLE;
-	in.cwnd = 40;
-	in.ssthresh = 100;
-	in.init_cwnd = 10;
-	in.min_rtt_us = 100;
-	in.ca_open = true;
 	for (i = 0; i < 5; i++) {
 		acked += 2 * MB;
-		in.bytes_acked = acked;
-		in.now_ms = 1000 + 700 * i;
-		mltcp_hook_tx_start(&ms, &in, &out);
+		tx_start_out(&ms, &g, acked, GAP_IDLE, 1000 + 700 * i, &out);
 		if (i >= 1) {
 			assert_true(out.iter_done);
 			assert_int_equal(out.iter_ms, 700);
