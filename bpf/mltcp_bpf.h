@@ -50,6 +50,9 @@ enum mltcp_bpf_algo {
  * @hz: the kernel's HZ (jiffies per second), set by the loader
  * @overrun: bytes of an iteration F applies to, Q10 multiple of its size;
  *	0 = no bound (the module's mltcp.overrun)
+ * @tiebreak_key_given: 1 when the loader got the tie-break key from an
+ *	administrator (mltcpctl bpf load --tiebreak-key), 0 when it drew one;
+ *	for mltcpctl show only, the hooks do not read it
  */
 struct mltcp_bpf_params {
 	__u32 fparams;
@@ -59,6 +62,7 @@ struct mltcp_bpf_params {
 	__u32 decrease;
 	__u32 hz;
 	__u32 overrun;
+	__u32 tiebreak_key_given;
 };
 
 /*

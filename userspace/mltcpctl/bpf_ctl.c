@@ -10,6 +10,7 @@
  * when load fails: what was registered is unregistered, what was pinned
  * unpinned.
  */
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -264,7 +265,30 @@ out:
 	return err;
 }
 
-int mltcpctl_bpf_load(void)
+/*
+ * The backend's tie-break key, into its read-only data: @key (its first
+ * eight bytes k0 as a little-endian word, as the module reads a key), or
+ * drawn here.  Fixed for as long as the backend stays loaded.
+ */
+static int set_tiebreak_key(struct mltcp_bpf *skel, const uint8_t *key)
+{
+	volatile uint64_t *k = skel->rodata->mltcp_tiebreak_key;
+	uint64_t w[2];
+
+	if (key) {
+		memcpy(w, key, sizeof(w));
+		w[0] = le64toh(w[0]);
+		w[1] = le64toh(w[1]);
+	} else if (getrandom(w, sizeof(w), 0) != (ssize_t)sizeof(w)) {
+		return -1;
+	}
+	k[0] = w[0];
+	k[1] = w[1];
+	explicit_bzero(w, sizeof(w));
+	return 0;
+}
+
+int mltcpctl_bpf_load(const uint8_t *key)
 {
 	struct bpf_map *ops[MLTCP_BPF_NALGOS];
 	struct mltcp_bpf_params p = {
@@ -274,6 +298,7 @@ int mltcpctl_bpf_load(void)
 		.stagger = MLTCP_STAGGER_DEFAULT,
 		.decrease = 1,
 		.overrun = MLTCP_OVERRUN_DEFAULT,
+		.tiebreak_key_given = key != NULL,
 	};
 	struct bpf_map *m;
 	struct mltcp_bpf *skel;
@@ -301,10 +326,7 @@ int mltcpctl_bpf_load(void)
 	skel = skel_open();
 	if (!skel)
 		return why_not(errno, "load: cannot open the BPF object");
-	/* the drawn tie-break's secret, for as long as the backend stays loaded */
-	if (getrandom((void *)skel->rodata->mltcp_tiebreak_key,
-		      sizeof(skel->rodata->mltcp_tiebreak_key), 0) !=
-	    (ssize_t)sizeof(skel->rodata->mltcp_tiebreak_key)) {
+	if (set_tiebreak_key(skel, key)) {
 		err = errno;
 		mltcp_bpf__destroy(skel);
 		return why_not(err, "load: cannot draw the tie-break's secret (getrandom)");
@@ -453,6 +475,9 @@ int mltcpctl_bpf_get_params(struct mltcpctl_params *out)
 	out->decrease = g.decrease ? 1 : 0;
 	out->stagger = g.stagger;
 	out->overrun = g.overrun;
+	/* as the loader recorded it (the key itself is in the programs' read-only data) */
+	out->tiebreak_key_set = p.tiebreak_key_given != 0;
+	out->has_tiebreak_key_set = true;
 	return 0;
 }
 

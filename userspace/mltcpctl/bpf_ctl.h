@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "output.h"
 #include "parse.h"
@@ -17,7 +18,8 @@
  * Each returns 0 or 1 (failure, a one-line reason already printed on
  * stderr), like a command's exit status.
  */
-int mltcpctl_bpf_load(void);
+/* @key: the tie-break key (MLTCP_TIEBREAK_KEY_LEN bytes), NULL: a random one */
+int mltcpctl_bpf_load(const uint8_t *key);
 int mltcpctl_bpf_unload(void);
 int mltcpctl_bpf_status(const struct mltcpctl_out *o);
 

@@ -11,6 +11,7 @@
 
 #include "bpf_ctl.h"
 #include "compat.h"
+#include "key.h"
 #include "nl.h"
 #include "output.h"
 #include "parse.h"
@@ -40,6 +41,12 @@ static const char usage[] =
 "                            socket, a fraction of an iteration from 0 to 1\n"
 "        overrun N           F applies to at most N times an iteration's\n"
 "                            size, 1 to 8; 0: no bound (trusted hosts)\n"
+"        tiebreak-key FILE   the key connections draw their tie-break under\n"
+"                            (32 hex digits in a file only its owner may\n"
+"                            read; - for stdin): hosts given the same key\n"
+"                            draw the same tie-break at both ends of a\n"
+"                            connection; for connections made afterwards;\n"
+"                            show tells whether one is set, never the key\n"
 "  sockets                   MLTCP sockets of this network namespace, with\n"
 "                            each one's phase (base, unearned, overrun,\n"
 "                            ramp, top, yield)\n"
@@ -51,6 +58,10 @@ static const char usage[] =
 "                            modules): register the BPF mltcp_reno,\n"
 "                            mltcp_cubic and mltcp_dctcp, pinned in\n"
 "                            /sys/fs/bpf/mltcp; show and set then work on it\n"
+"  bpf load --tiebreak-key FILE\n"
+"                            the backend's tie-break key from FILE (as set\n"
+"                            tiebreak-key) instead of a random one; fixed\n"
+"                            until the backend is unloaded\n"
 "  attach CGROUP ALGO        every TCP connection made or accepted by the\n"
 "                            processes of a cgroup v2 uses ALGO (mltcp_*;\n"
 "                            either backend), without changing the default;\n"
@@ -205,6 +216,10 @@ static int do_bpf(const struct mltcpctl_args *args, const struct mltcpctl_out *o
 	case MLTCPCTL_CMD_METRICS:
 		return do_metrics(NULL, args);
 	case MLTCPCTL_CMD_SET:
+		if (args->set_mask & MLTCPCTL_SET_TIEBREAK_KEY) {
+			fprintf(stderr, "mltcpctl: set: the BPF backend's tie-break key is fixed when it loads; nothing changed (mltcpctl bpf unload, then mltcpctl bpf load --tiebreak-key FILE)\n");
+			return 1;
+		}
 		if (mltcpctl_bpf_set_params(args) < 0) {
 			report(NULL, "set");
 			return 1;
@@ -299,7 +314,7 @@ int main(int argc, char *argv[])
 	struct mltcpctl_args args;
 	struct mltcpctl_out out;
 	struct mltcpctl_nl *nl;
-	char err[256];
+	char err[512];
 	int ret;
 
 	if (mltcpctl_parse(argc, argv, &args, err, sizeof(err)) < 0) {
@@ -318,6 +333,14 @@ int main(int argc, char *argv[])
 		break;
 	}
 
+	/* the key file, read and checked before anything changes */
+	if (args.key_file &&
+	    mltcpctl_read_tiebreak_key(args.key_file, args.tiebreak_key, err, sizeof(err))) {
+		fprintf(stderr, "mltcpctl: %s: %s\n",
+			args.cmd == MLTCPCTL_CMD_SET ? "set" : "bpf: load", err);
+		return 1;
+	}
+
 	out.f = stdout;
 	out.json = args.json;
 	out.pretty = args.pretty;
@@ -325,7 +348,7 @@ int main(int argc, char *argv[])
 		return finish(do_compat(&args, &out));
 	if (args.cmd == MLTCPCTL_CMD_BPF) {
 		if (args.bpf_op == MLTCPCTL_BPF_LOAD)
-			ret = mltcpctl_bpf_load();
+			ret = mltcpctl_bpf_load(args.key_file ? args.tiebreak_key : NULL);
 		else if (args.bpf_op == MLTCPCTL_BPF_UNLOAD)
 			ret = mltcpctl_bpf_unload();
 		else

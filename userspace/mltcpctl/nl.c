@@ -258,6 +258,12 @@ static int params_cb(const struct nlmsghdr *nlh, void *data)
 			if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
 				p->overrun = mnl_attr_get_u32(attr);
 			break;
+		case MLTCP_A_TIEBREAK_KEY_SET:
+			if (mnl_attr_validate(attr, MNL_TYPE_U8) == 0) {
+				p->tiebreak_key_set = mnl_attr_get_u8(attr) != 0;
+				p->has_tiebreak_key_set = true;
+			}
+			break;
 		}
 	}
 	return MNL_CB_OK;
@@ -277,6 +283,7 @@ int mltcpctl_nl_set_params(struct mltcpctl_nl *nl,
 			   const struct mltcpctl_args *a)
 {
 	struct nlmsghdr *nlh;
+	int ret;
 
 	nlh = put_request(nl, nl->family, 0, MLTCP_CMD_SET_PARAMS,
 			  MLTCP_GENL_VERSION);
@@ -294,7 +301,12 @@ int mltcpctl_nl_set_params(struct mltcpctl_nl *nl,
 		mnl_attr_put_u32(nlh, MLTCP_A_STAGGER, a->stagger);
 	if (a->set_mask & MLTCPCTL_SET_OVERRUN)
 		mnl_attr_put_u32(nlh, MLTCP_A_OVERRUN, a->overrun);
-	return transact(nl, nlh, NULL, NULL);
+	if (a->set_mask & MLTCPCTL_SET_TIEBREAK_KEY)
+		mnl_attr_put(nlh, MLTCP_A_TIEBREAK_KEY, sizeof(a->tiebreak_key), a->tiebreak_key);
+	ret = transact(nl, nlh, NULL, NULL);
+	/* the request held the key: not left in the buffer */
+	explicit_bzero(nl->buf, MNL_SOCKET_BUFFER_SIZE);
+	return ret;
 }
 
 /* ---- dumps ------------------------------------------------------------- */

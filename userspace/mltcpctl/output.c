@@ -237,6 +237,10 @@ void mltcpctl_print_show(const struct mltcpctl_out *o,
 		jw_u64(&w, "stagger_q10", p->stagger);
 		jw_q10(&w, "overrun", p->overrun);
 		jw_u64(&w, "overrun_q10", p->overrun);
+		if (p->has_tiebreak_key_set)
+			jw_bool(&w, "tiebreak_key_set", p->tiebreak_key_set);
+		else
+			jw_null(&w, "tiebreak_key_set");
 		jw_string(&w, "counters", host ? "host" : "netns");
 		jw_open(&w, "algorithms", '[');
 		for (i = 0; i < nalgos; i++) {
@@ -260,6 +264,10 @@ void mltcpctl_print_show(const struct mltcpctl_out *o,
 		q10(p->stagger, b1), q10(p->overrun, b2));
 	fprintf(o->f, "idle_ms %u mode %s abi %u\n", p->idle_ms,
 		mltcpctl_mode_name(p->mode), p->abi_version);
+	/* never the key: only whether the drawn tie-breaks use an administrator's */
+	if (p->has_tiebreak_key_set)
+		fprintf(o->f, "tiebreak_key %s\n", p->tiebreak_key_set ?
+			"set (hosts with the same key draw alike)" : "random (this host's own)");
 	if (!nalgos) {
 		fprintf(o->f, "no MLTCP congestion control loaded\n");
 		return;

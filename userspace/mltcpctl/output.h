@@ -23,6 +23,8 @@ struct mltcpctl_params {
 	uint8_t decrease;	/* 0 or 1 */
 	uint32_t stagger;	/* Q10 */
 	uint32_t overrun;	/* Q10, 0 = no bound */
+	bool tiebreak_key_set;	/* an administrator set the tie-break key */
+	bool has_tiebreak_key_set; /* false from a module without tie-break keys */
 };
 
 /* Whose counters mltcpctl show prints */

@@ -4,6 +4,7 @@
  *
  *	mltcpctl [-j] [-p] [-H] [show | sockets | set PARAM VALUE ... | help] [-j] [-p] [-H]
  *	mltcpctl [-H] metrics [FILE]
+ *	mltcpctl bpf load [--tiebreak-key FILE] | unload | status
  *	mltcpctl compat [-f FILE | --trace FILE [--by KEY]] [--rate RATE] [--threshold X]
  */
 #include <math.h>
@@ -173,7 +174,7 @@ static int parse_set(int argc, char *const argv[], struct mltcpctl_args *a,
 
 	if (argc == 0)
 		return fail(err, errlen,
-			    "set: give at least one of slope, intercept, idle_ms, mode, decrease, stagger, overrun");
+			    "set: give at least one of slope, intercept, idle_ms, mode, decrease, stagger, overrun, tiebreak-key");
 	for (i = 0; i < argc; i += 2) {
 		const char *name = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		unsigned int bit;
@@ -192,9 +193,11 @@ static int parse_set(int argc, char *const argv[], struct mltcpctl_args *a,
 			bit = MLTCPCTL_SET_STAGGER;
 		else if (!strcmp(name, "overrun"))
 			bit = MLTCPCTL_SET_OVERRUN;
+		else if (!strcmp(name, "tiebreak-key"))
+			bit = MLTCPCTL_SET_TIEBREAK_KEY;
 		else
 			return fail(err, errlen,
-				    "set: unknown parameter '%s' (slope, intercept, idle_ms, mode, decrease, stagger, overrun)",
+				    "set: unknown parameter '%s' (slope, intercept, idle_ms, mode, decrease, stagger, overrun, tiebreak-key)",
 				    name);
 		if (!val)
 			return fail(err, errlen, "set: %s needs a value", name);
@@ -255,6 +258,13 @@ static int parse_set(int argc, char *const argv[], struct mltcpctl_args *a,
 					    "set: invalid overrun '%s' (0, or a decimal from 1 to 8)",
 					    val);
 			break;
+		case MLTCPCTL_SET_TIEBREAK_KEY:
+			/* read by mltcpctl_read_tiebreak_key() before anything changes */
+			if (!*val)
+				return fail(err, errlen,
+					    "set: tiebreak-key needs a file (32 hex digits; - for stdin)");
+			a->key_file = val;
+			break;
 		}
 	}
 	return 0;
@@ -314,6 +324,12 @@ static int parse_compat_option(const char *opt, const char *val, struct mltcpctl
 	return 0;
 }
 
+/* Is @w bpf load's --tiebreak-key (or --tiebreak-key=FILE)? */
+static bool is_key_option(const char *w)
+{
+	return !strcmp(w, "--tiebreak-key") || !strncmp(w, "--tiebreak-key=", 15);
+}
+
 /* Is @w one of compat's options with a value (or one of them with "=VALUE")? */
 static bool is_compat_option(const char *w)
 {
@@ -358,6 +374,7 @@ int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *a,
 	char *words[argc > 0 ? argc : 1];
 	bool have_cmd = false, opts_done = false;
 	unsigned int compat_given = 0;	/* bit 0: --by, bit 1: any */
+	bool key_option = false;	/* --tiebreak-key */
 	int i, nwords = 0;
 
 	memset(a, 0, sizeof(*a));
@@ -381,7 +398,15 @@ int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *a,
 		const char *w = argv[i];
 		bool set_value = have_cmd && a->cmd == MLTCPCTL_CMD_SET && nwords % 2;
 
-		if (!opts_done && !set_value && is_compat_option(w)) {
+		if (!opts_done && !set_value && is_key_option(w)) {
+			/* "--tiebreak-key FILE" or "--tiebreak-key=FILE" */
+			const char *eq = strchr(w, '=');
+
+			if (!eq && ++i >= argc)
+				return fail(err, errlen, "--tiebreak-key needs a file");
+			a->key_file = eq ? eq + 1 : argv[i];
+			key_option = true;
+		} else if (!opts_done && !set_value && is_compat_option(w)) {
 			/* "--rate 10gbit" or "--rate=10gbit" */
 			const char *eq = strchr(w, '='), *val = eq ? eq + 1 : argv[i + 1];
 			char opt[16];
@@ -415,6 +440,11 @@ int mltcpctl_parse(int argc, char *const argv[], struct mltcpctl_args *a,
 		return fail(err, errlen, "-H/--host applies to show and metrics only");
 	if (check_compat(a, compat_given, err, errlen))
 		return -1;
+	if (key_option && (a->cmd != MLTCPCTL_CMD_BPF || nwords != 1 || strcmp(words[0], "load")))
+		return fail(err, errlen,
+			    "--tiebreak-key applies to bpf load only (the module's: mltcpctl set tiebreak-key FILE)");
+	if (key_option && !*a->key_file)
+		return fail(err, errlen, "--tiebreak-key needs a file (32 hex digits; - for stdin)");
 	if (a->cmd == MLTCPCTL_CMD_SET)
 		return parse_set(nwords, words, a, err, errlen);
 	if (a->cmd == MLTCPCTL_CMD_BPF)

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <linux/mltcp.h>
+
 enum mltcpctl_cmd {
 	MLTCPCTL_CMD_SHOW,
 	MLTCPCTL_CMD_SET,
@@ -47,6 +49,7 @@ enum mltcpctl_bpf_op {
 #define MLTCPCTL_SET_DECREASE	0x10
 #define MLTCPCTL_SET_STAGGER	0x20
 #define MLTCPCTL_SET_OVERRUN	0x40
+#define MLTCPCTL_SET_TIEBREAK_KEY	0x80
 
 /**
  * struct mltcpctl_args - a parsed command line
@@ -62,6 +65,10 @@ enum mltcpctl_bpf_op {
  * @decrease: 0 or 1, valid when MLTCPCTL_SET_DECREASE
  * @stagger: Q10, valid when MLTCPCTL_SET_STAGGER
  * @overrun: Q10, valid when MLTCPCTL_SET_OVERRUN
+ * @key_file: the tie-break key file of "set tiebreak-key FILE" (with
+ *	MLTCPCTL_SET_TIEBREAK_KEY) or of "bpf load --tiebreak-key FILE", "-" for
+ *	stdin (points into argv); NULL when not given
+ * @tiebreak_key: the key read from @key_file (key.h), before anything changes
  * @bpf_op: enum mltcpctl_bpf_op, for MLTCPCTL_CMD_BPF
  * @cgroup: the cgroup directory of attach/detach (points into argv); NULL
  *	for attach alone (list the attachments)
@@ -87,6 +94,8 @@ struct mltcpctl_args {
 	uint8_t decrease;
 	uint32_t stagger;
 	uint32_t overrun;
+	const char *key_file;
+	uint8_t tiebreak_key[MLTCP_TIEBREAK_KEY_LEN];
 	int bpf_op;
 	const char *cgroup;
 	const char *algo;

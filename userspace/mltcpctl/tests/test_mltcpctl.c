@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "key.h"
 #include "output.h"
 #include "parse.h"
 #include "test_util.h"
@@ -201,7 +203,7 @@ static void test_set_errors(void **state)
 		{ "overrun", "0.5", "set: invalid overrun '0.5' (0, or a decimal from 1 to 8)" },
 		{ "overrun", "9", NULL },
 		{ "cwnd", "10",
-		  "set: unknown parameter 'cwnd' (slope, intercept, idle_ms, mode, decrease, stagger, overrun)" },
+		  "set: unknown parameter 'cwnd' (slope, intercept, idle_ms, mode, decrease, stagger, overrun, tiebreak-key)" },
 	};
 	struct mltcpctl_args a;
 	size_t i;
@@ -245,6 +247,7 @@ static void test_show_json(void **state)
 		"\"intercept\":1,\"intercept_q10\":1024,\"idle_ms\":10,"
 		"\"mode\":\"given\",\"decrease\":true,\"stagger\":0.25,"
 		"\"stagger_q10\":256,\"overrun\":1.25,\"overrun_q10\":1280,"
+		"\"tiebreak_key_set\":null,"
 		"\"counters\":\"netns\",\"algorithms\":["
 		"{\"name\":\"mltcp_reno\",\"sockets\":2,\"sockets_total\":5,"
 		"\"iterations_learned\":7,\"iterations_given\":11},"
@@ -285,7 +288,180 @@ static void test_show_table(void **state)
 
 	CAPTURE(text, false, false, mltcpctl_print_show(&o, &params, algos, 0, MLTCPCTL_SCOPE_NETNS));
 	assert_non_null(strstr(text, "no MLTCP congestion control loaded"));
+	/* a module without tie-break keys: no line about them */
+	assert_null(strstr(text, "tiebreak_key"));
 	free(text);
+}
+
+/* show says whether an administrator set the tie-break key, never the key */
+static void test_show_tiebreak_key(void **state)
+{
+	struct mltcpctl_params p = params;
+	char *text = NULL;
+
+	(void)state;
+	p.has_tiebreak_key_set = true;
+	CAPTURE(text, true, false, mltcpctl_print_show(&o, &p, algos, 0, MLTCPCTL_SCOPE_NETNS));
+	assert_non_null(strstr(text, "\"overrun_q10\":1280,\"tiebreak_key_set\":false,"));
+	free(text);
+	CAPTURE(text, false, false, mltcpctl_print_show(&o, &p, algos, 0, MLTCPCTL_SCOPE_NETNS));
+	assert_non_null(strstr(text, "\ntiebreak_key random (this host's own)\n"));
+	free(text);
+	p.tiebreak_key_set = true;
+	CAPTURE(text, true, false, mltcpctl_print_show(&o, &p, algos, 0, MLTCPCTL_SCOPE_NETNS));
+	assert_non_null(strstr(text, "\"tiebreak_key_set\":true,"));
+	free(text);
+	CAPTURE(text, false, false, mltcpctl_print_show(&o, &p, algos, 0, MLTCPCTL_SCOPE_NETNS));
+	assert_non_null(strstr(text, "\ntiebreak_key set (hosts with the same key draw alike)\n"));
+	free(text);
+}
+
+/* set tiebreak-key FILE and bpf load --tiebreak-key FILE: the file is read later */
+static void test_tiebreak_key_args(void **state)
+{
+	struct mltcpctl_args a;
+
+	(void)state;
+	assert_int_equal(parse(&a, "set", "tiebreak-key", "/etc/mltcp/key", NULL), 0);
+	assert_int_equal(a.set_mask, MLTCPCTL_SET_TIEBREAK_KEY);
+	assert_string_equal(a.key_file, "/etc/mltcp/key");
+	assert_int_equal(parse(&a, "set", "slope", "1", "tiebreak-key", "-", NULL), 0);
+	assert_int_equal(a.set_mask, MLTCPCTL_SET_SLOPE | MLTCPCTL_SET_TIEBREAK_KEY);
+	assert_string_equal(a.key_file, "-");
+	assert_int_equal(parse(&a, "bpf", "load", "--tiebreak-key", "k", NULL), 0);
+	assert_int_equal(a.bpf_op, MLTCPCTL_BPF_LOAD);
+	assert_string_equal(a.key_file, "k");
+	assert_int_equal(parse(&a, "--tiebreak-key=k2", "bpf", "load", NULL), 0);
+	assert_string_equal(a.key_file, "k2");
+	assert_int_equal(parse(&a, "bpf", "load", NULL), 0);
+	assert_null(a.key_file);
+
+	assert_int_equal(parse(&a, "set", "tiebreak-key", NULL), -1);
+	assert_string_equal(errbuf, "set: tiebreak-key needs a value");
+	assert_int_equal(parse(&a, "set", "tiebreak-key", "", NULL), -1);
+	assert_non_null(strstr(errbuf, "tiebreak-key needs a file"));
+	assert_int_equal(parse(&a, "set", "tiebreak-key", "a", "tiebreak-key", "b", NULL), -1);
+	assert_string_equal(errbuf, "set: tiebreak-key given twice");
+	assert_int_equal(parse(&a, "bpf", "status", "--tiebreak-key", "k", NULL), -1);
+	assert_non_null(strstr(errbuf, "--tiebreak-key applies to bpf load only"));
+	assert_int_equal(parse(&a, "set", "slope", "1", "--tiebreak-key", "k", NULL), -1);
+	assert_non_null(strstr(errbuf, "--tiebreak-key applies to bpf load only"));
+	assert_int_equal(parse(&a, "bpf", "load", "--tiebreak-key", NULL), -1);
+	assert_string_equal(errbuf, "--tiebreak-key needs a file");
+}
+
+/* the key file's text: 32 hex digits, either case, optionally one newline */
+static void test_tiebreak_key_text(void **state)
+{
+	static const char good[] = "00112233445566778899aAbBcCdDeEfF";
+	uint8_t key[MLTCP_TIEBREAK_KEY_LEN], want[MLTCP_TIEBREAK_KEY_LEN], untouched[sizeof(key)];
+	char err[256], text[80];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(want); i++)
+		want[i] = (uint8_t)(0x11 * i);
+	assert_int_equal(mltcpctl_parse_tiebreak_key(good, 32, key, err, sizeof(err)), 0);
+	assert_memory_equal(key, want, sizeof(want));
+	snprintf(text, sizeof(text), "%s\n", good);
+	memset(key, 0, sizeof(key));
+	assert_int_equal(mltcpctl_parse_tiebreak_key(text, 33, key, err, sizeof(err)), 0);
+	assert_memory_equal(key, want, sizeof(want));
+
+	memset(key, 0x5a, sizeof(key));
+	memcpy(untouched, key, sizeof(key));
+	/* short, long, empty: the count of digits */
+	assert_int_equal(mltcpctl_parse_tiebreak_key(good, 31, key, err, sizeof(err)), -1);
+	assert_string_equal(err, "too short: 31 hex digits, a key is 32 (128 bits)");
+	snprintf(text, sizeof(text), "%s0\n", good);
+	assert_int_equal(mltcpctl_parse_tiebreak_key(text, 34, key, err, sizeof(err)), -1);
+	assert_string_equal(err, "too long: 33 hex digits, a key is 32 (128 bits)");
+	assert_int_equal(mltcpctl_parse_tiebreak_key("\n", 1, key, err, sizeof(err)), -1);
+	assert_string_equal(err, "too short: 0 hex digits, a key is 32 (128 bits)");
+	/* anything not a hex digit, where it is, and not the text itself */
+	static const char *const bad[] = {
+		"0x112233445566778899aabbccddeeff",	/* a prefix */
+		"00112233445566778899aabbccddeefg",	/* g */
+		"00112233 45566778899aabbccddeeff",	/* a space */
+		"00112233445566778899aabbccddeeff\r\n",	/* CRLF */
+		"00112233445566778899aabbccddeeff\n\n",	/* two newlines */
+	};
+	static const size_t at[] = { 2, 32, 9, 33, 33 };
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want_err[128];
+
+		snprintf(want_err, sizeof(want_err), "not a hex digit at byte %zu", at[i]);
+		assert_int_equal(mltcpctl_parse_tiebreak_key(bad[i], strlen(bad[i]), key, err,
+							     sizeof(err)), -1);
+		assert_non_null(strstr(err, want_err));
+		assert_null(strstr(err, "aabb"));
+	}
+	/* a NUL inside */
+	memcpy(text, good, 32);
+	text[5] = '\0';
+	assert_int_equal(mltcpctl_parse_tiebreak_key(text, 32, key, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a hex digit at byte 6"));
+	/* nothing written on failure */
+	assert_memory_equal(key, untouched, sizeof(key));
+}
+
+/* writes @text to a new file of @mode in @dir; returns its path (static) */
+static const char *key_file(const char *dir, const char *text, mode_t mode)
+{
+	static char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/key", dir);
+	unlink(path);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, mode), 0);
+	return path;
+}
+
+/* the key file: only its owner may read or write it; a clear error otherwise */
+static void test_tiebreak_key_file(void **state)
+{
+	char dir[] = "/tmp/mltcpctl-key-XXXXXX", err[512], big[200];
+	uint8_t key[MLTCP_TIEBREAK_KEY_LEN];
+	const char *path;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = key_file(dir, "000102030405060708090a0b0c0d0e0f\n", 0600);
+	assert_int_equal(mltcpctl_read_tiebreak_key(path, key, err, sizeof(err)), 0);
+	assert_int_equal(key[0], 0);
+	assert_int_equal(key[15], 15);
+	path = key_file(dir, "000102030405060708090a0b0c0d0e0f", 0400);
+	assert_int_equal(mltcpctl_read_tiebreak_key(path, key, err, sizeof(err)), 0);
+
+	path = key_file(dir, "000102030405060708090a0b0c0d0e0f\n", 0644);
+	assert_int_equal(mltcpctl_read_tiebreak_key(path, key, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "group or others may read or write it (mode 0644)"));
+	assert_non_null(strstr(err, "chmod 600"));
+	path = key_file(dir, "000102030405060708090a0b0c0d0e0f\n", 0602);
+	assert_int_equal(mltcpctl_read_tiebreak_key(path, key, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "(mode 0602)"));
+
+	path = key_file(dir, "0001020304\n", 0600);
+	assert_int_equal(mltcpctl_read_tiebreak_key(path, key, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/key: too short: 10 hex digits"));
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	path = key_file(dir, big, 0600);
+	assert_int_equal(mltcpctl_read_tiebreak_key(path, key, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/key: too long"));
+	path = key_file(dir, "", 0600);
+	assert_int_equal(mltcpctl_read_tiebreak_key(path, key, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "too short: 0 hex digits"));
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mltcpctl_read_tiebreak_key(path, key, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/key: No such file or directory"));
+	assert_int_equal(mltcpctl_read_tiebreak_key(dir, key, err, sizeof(err)), -1);
+	assert_int_equal(rmdir(dir), 0);
 }
 
 static struct mltcpctl_sock make_sock(int family)
@@ -505,6 +681,10 @@ int main(void)
 		cmocka_unit_test(test_set_errors),
 		cmocka_unit_test(test_show_json),
 		cmocka_unit_test(test_show_table),
+		cmocka_unit_test(test_show_tiebreak_key),
+		cmocka_unit_test(test_tiebreak_key_args),
+		cmocka_unit_test(test_tiebreak_key_text),
+		cmocka_unit_test(test_tiebreak_key_file),
 		cmocka_unit_test(test_sockets_json),
 		cmocka_unit_test(test_sockets_table),
 		cmocka_unit_test(test_names),
