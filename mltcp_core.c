@@ -95,12 +95,13 @@ static void mltcp_read_tiebreak_key(struct mltcp_tiebreak_key *k)
 
 /*
  * The connection's tie-break, the same at both ends of a connection on this
- * host, or on two hosts given the same key (mltcp_flow_tiebreak()).  Each direction's first data byte: the
- * peer's is rcv_nxt less the bytes received; ours snd_una less the bytes
- * acked, where an active open's bytes_acked also counts its SYN (acked by
- * the SYN-ACK) and a passive one's does not (the child starts past its
- * SYN-ACK): so one more when bytes_acked is not zero.  Exact whenever the
- * algorithm is set before the peer has acked data from a passive opener.
+ * host, or on two hosts given the same key (mltcp_flow_tiebreak()).  Each
+ * direction's first data byte: the peer's is rcv_nxt less the bytes
+ * received; ours snd_una less the bytes acked, where an active open's
+ * bytes_acked also counts its SYN (acked by the SYN-ACK) and a passive
+ * one's does not (the child starts past its SYN-ACK): so one more when
+ * bytes_acked is not zero.  Exact whenever the algorithm is set before the
+ * peer has acked data from a passive opener.
  */
 static u16 mltcp_sk_flow_tiebreak(const struct sock *sk)
 {
