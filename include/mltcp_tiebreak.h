@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * MLTCP core: a connection's tie-break (SipHash-2-4 under a per-boot
- * secret) and the state a connection starts with.  Part of include/mltcp_core.h.
+ * secret or an administrator's key) and the state a connection starts
+ * with.  Part of include/mltcp_core.h.
  */
 #ifndef _MLTCP_TIEBREAK_H
 #define _MLTCP_TIEBREAK_H
@@ -57,7 +58,8 @@ static inline u32 mltcp_fold_addr6(const u32 a[4])
  * @k1: its last eight bytes
  *
  * Drawn once per boot (the module's init, mltcpctl when it loads the BPF
- * backend) or from the simulator's seed; never shown to a socket.
+ * backend) or from the simulator's seed, or given by an administrator so
+ * that hosts draw alike; never shown to a socket.
  */
 struct mltcp_tiebreak_key {
 	u64 k0;
@@ -144,10 +146,11 @@ static inline u64 mltcp_siphash24(const struct mltcp_tiebreak_key *key, const u6
  * A socket and its peer see one connection with the endpoints swapped;
  * ordered first, the endpoints (with their sequence numbers) hash alike at
  * both ends, which both know all of.  So under one key (one host, the
- * simulator) the two directions of a connection get the same tie-break: a
- * DDP job's gradients cross each of gloo's connections both ways, and its
- * job then leads (or yields) in both directions at once.  Keyed, the value
- * is one that nobody without the key can predict: a peer that picks its
+ * simulator, hosts given the same key) the two directions of a connection
+ * get the same tie-break: a DDP job's gradients cross each of gloo's
+ * connections both ways, and its job then leads (or yields) in both
+ * directions at once.  Keyed, the value is one that nobody without the key
+ * can predict: a peer that picks its
  * ports or its initial sequence number cannot pick its draw, and a new
  * connection between the same endpoints draws afresh (the sequence numbers
  * differ).  Draws are spread evenly over the range.
