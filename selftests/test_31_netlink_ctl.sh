@@ -10,6 +10,10 @@
 #  - "metrics FILE" writes the counters and the sockets per phase as Prometheus text
 #    (promtool check metrics), replacing the file at once;
 #  - "set" changes F of existing and new sockets as documented (and mode off/given);
+#  - "set tiebreak-key FILE" (and from stdin): show tells a key is set and never shows
+#    it; a new connection, IPv4 or IPv6, draws at both ends the tie-break computed here
+#    with SipHash-2-4 under the key (selftests/tiebreak.py), a connection made before a
+#    new key keeps its own;
 #  - as an unprivileged user (setpriv --reuid=nobody), and as root of an
 #    unprivileged user namespace, set fails with EPERM and changes nothing, while
 #    show works and sockets lists the caller's own sockets only; uid 0 without
@@ -20,7 +24,7 @@
 
 ml_need_tools mltcp-hold
 
-tap_plan 23
+tap_plan 26
 
 # ---- module not loaded
 if [ ! -d /sys/module/mltcp ]; then
@@ -214,6 +218,30 @@ rc=$?
 [ $rc = 2 ] && grep -q "invalid stagger" <<<"$out" && [ "$(params_now)" = "$before" ]
 tap_result "set stagger 1.5: usage error, nothing changed (\"$out\")" $?
 "$CTL" set decrease on stagger 0.25
+
+# ---- the tie-break key: hosts given one key draw alike at both ends of a connection
+TIEBREAK=$(cd "$(dirname "$0")" && pwd)/tiebreak.py
+newkey() { od -An -tx1 -N16 /dev/urandom | tr -d ' \n'; }
+key1=$(newkey)
+key2=$(newkey)
+key3=$(newkey)
+keyfile=$hold_dir/key1
+(umask 077 && echo "$key1" >"$keyfile" && echo "$key2" >"$hold_dir/key2")
+out=$("$CTL" set tiebreak-key "$keyfile" 2>&1) &&
+	json=$("$CTL" -j show) && text=$("$CTL" show) &&
+	python3 -c 'import json, sys; assert json.loads(sys.argv[1])["tiebreak_key_set"] is True' "$json" &&
+	grep -qx 'tiebreak_key set (hosts with the same key draw alike)' <<<"$text" &&
+	! grep -qi "$key1" <<<"$json$text"
+tap_result "set tiebreak-key FILE: show -j and show tell a key is set, never the key (\"$out\")" $?
+msg=$(python3 "$TIEBREAK" "$key1" "$key2" "$CTL" set tiebreak-key "$hold_dir/key2" 2>&1)
+rc=$?
+printf '%s\n' "$msg" | diag_stream
+tap_result "IPv4: both ends draw SipHash-2-4 under the key; after a new key, a new connection draws under it and the old one keeps its own" $rc
+msg=$(python3 "$TIEBREAK" -6 -a mltcp_cubic "$key2" "$key3" \
+	bash -c "echo $key3 | '$CTL' set tiebreak-key -" 2>&1)
+rc=$?
+printf '%s\n' "$msg" | diag_stream
+tap_result "IPv6, mltcp_cubic, a key from stdin: the same" $rc
 
 # ---- privilege
 before=$(params_now)

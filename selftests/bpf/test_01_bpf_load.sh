@@ -3,14 +3,17 @@
 # mltcp_reno, mltcp_cubic and mltcp_dctcp (listed by the kernel, pinned under
 # /sys/fs/bpf/mltcp), a second load fails and changes nothing, show/set work on its
 # parameters and reject bad values, a hostile write to the parameter map is clamped
-# by the BPF side (a flow still runs), unload removes everything.
+# by the BPF side (a flow still runs), unload removes everything; bpf load
+# --tiebreak-key FILE: show tells a key is set, a connection draws at both ends the
+# tie-break computed with SipHash-2-4 under it (selftests/tiebreak.py), set tiebreak-key
+# cannot change it.
 # No network topology: one loopback flow in a namespace.
 #
 #   [ NS: lo ]  127.0.0.1 -> 127.0.0.1, mltcp_reno
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib_native.sh"
 
-tap_plan 15
+tap_plan 19
 native_preconditions
 
 bpf_fresh
@@ -44,10 +47,11 @@ tap_result "out-of-range values rejected (exit $rc, $rc2) and nothing changed" \
 		[ "$(json_show .intercept_q10)" = 1280 ]; echo $?)"
 
 # Hostile values written straight into the map: slope 0xffff, intercept 0, mode 99,
-# stagger 0xffffffff, idle_ms 0, hz 7. The BPF side clamps them; a flow must run.
+# stagger 0xffffffff, idle_ms 0, hz 7, tiebreak_key_given 7. The BPF side clamps them;
+# a flow must run.
 bpftool map update pinned /sys/fs/bpf/mltcp/params key hex 00 00 00 00 \
 	value hex ff ff 00 00  00 00 00 00  63 00 00 00  ff ff ff ff  05 00 00 00  07 00 00 00 \
-		  07 00 00 00
+		  07 00 00 00  07 00 00 00
 tap_result "a hostile parameter map update is possible for root (the test's premise)" $?
 ml_netns NS lo
 in_ns "$NS" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
@@ -67,4 +71,25 @@ tap_result "nothing left pinned in /sys/fs/bpf/mltcp" "$([ ! -e /sys/fs/bpf/mltc
 out=$("$MLTCPCTL" bpf status 2>&1)
 tap_result "mltcpctl bpf status says not loaded and exits 1" \
 	"$("$MLTCPCTL" bpf status >/dev/null 2>&1; [ $? = 1 ] && [[ $out == *"not loaded"* ]]; echo $?)"
+
+# ---- the tie-break key, fixed at load
+keydir=$(mktemp -d)
+at_exit "rm -rf $keydir"
+key=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
+(umask 077 && echo "$key" >"$keydir/key" && echo "${key:16}${key:0:16}" >"$keydir/other")
+tap_check "mltcpctl bpf load --tiebreak-key FILE" "$MLTCPCTL" bpf load --tiebreak-key "$keydir/key"
+tap_result "show -j: tiebreak_key_set true, the key nowhere" \
+	"$([ "$(json_show .tiebreak_key_set)" = true ] && ! "$MLTCPCTL" show | grep -qi "$key"; echo $?)"
+msg=$(python3 "$(dirname "$0")/../tiebreak.py" -c "$MLTCPCTL" "$key" 2>&1)
+rc=$?
+printf '%s\n' "$msg" | diag_stream
+tap_result "a connection draws at both ends SipHash-2-4 under the key" $rc
+out=$("$MLTCPCTL" set tiebreak-key "$keydir/other" 2>&1)
+rc=$?
+msg=$(python3 "$(dirname "$0")/../tiebreak.py" -c "$MLTCPCTL" "$key" 2>&1)
+rc2=$?
+printf '%s\n' "$msg" | diag_stream
+tap_result "set tiebreak-key refused (exit $rc: $out); a new connection still draws under the key" \
+	"$([ $rc = 1 ] && [[ $out == *"fixed when it loads"* ]] && [ $rc2 = 0 ]; echo $?)"
+"$MLTCPCTL" bpf unload >/dev/null
 tap_done

@@ -449,6 +449,35 @@ static bool in_init_netns(void)
 	       self.st_dev == init.st_dev && self.st_ino == init.st_ino;
 }
 
+/*
+ * The tie-break key: exactly MLTCP_TIEBREAK_KEY_LEN bytes, or EINVAL with a
+ * message; never set here (test_32 checks the key in force held).
+ */
+static void key_tests(struct nlraw *nl)
+{
+	static const size_t lens[] = { 0, 1, MLTCP_TIEBREAK_KEY_LEN - 1, MLTCP_TIEBREAK_KEY_LEN + 1,
+				       64 };
+	uint8_t key[64] = { 0x5a };
+	struct nlmsghdr *nlh;
+	char desc[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		nlh = nlraw_req(nl, MLTCP_CMD_SET_PARAMS, 0);
+		mnl_attr_put(nlh, MLTCP_A_TIEBREAK_KEY, lens[i], key);
+		snprintf(desc, sizeof(desc), "SET_PARAMS tie-break key of %zu bytes", lens[i]);
+		NL_EXPECT(nl, nlh, -EINVAL, desc);
+	}
+	/* a valid slope beside a bad key: neither is applied (the snapshot) */
+	nlh = nlraw_req(nl, MLTCP_CMD_SET_PARAMS, 0);
+	mnl_attr_put_u32(nlh, MLTCP_A_SLOPE, 3000);
+	mnl_attr_put(nlh, MLTCP_A_TIEBREAK_KEY, MLTCP_TIEBREAK_KEY_LEN - 1, key);
+	NL_EXPECT(nl, nlh, -EINVAL, "SET_PARAMS slope and a 15-byte key");
+	nlh = nlraw_req(nl, MLTCP_CMD_SET_PARAMS, 0);
+	mnl_attr_put_u8(nlh, MLTCP_A_TIEBREAK_KEY_SET, 0);
+	NL_EXPECT(nl, nlh, -EINVAL, "SET_PARAMS read-only attribute TIEBREAK_KEY_SET");
+}
+
 static void netlink_tests(void)
 {
 	struct nlraw *nl = nlraw_open();
@@ -542,6 +571,8 @@ static void netlink_tests(void)
 
 	nlh = nlraw_req(nl, MLTCP_CMD_SET_PARAMS, 0);
 	NL_EXPECT(nl, nlh, -EINVAL, "SET_PARAMS without attributes");
+
+	key_tests(nl);
 
 	/* all-or-nothing: a valid slope with an invalid mode changes nothing */
 	nlh = nlraw_req(nl, MLTCP_CMD_SET_PARAMS, 0);
