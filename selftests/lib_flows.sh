@@ -24,7 +24,11 @@ flows_sink() {
 
 # flows_start NS_SRC DST ALGO N SECONDS INTERVAL_MS OUT: starts N flows in the
 # background (FLOWS_PID), samples to OUT. The receiver's sink must run (flows_sink).
+# SECONDS is the most they run: flows_stop_at ends them earlier. OUT is emptied
+# before they start, not by the background job: flows_wait_start must not read the
+# "start" line a former run left in OUT.
 flows_start() {
+	: >"$7" && : >"$7.err" || return 1
 	(exec ip netns exec "$1" "$FLOW" send "$2" "$SINK_PORT" "$3" "$4" "$5" "$6" >"$7" 2>"$7.err") &
 	FLOWS_PID=$!
 }
@@ -41,6 +45,21 @@ flows_wait_start() {
 		nap 0.05
 	done
 	return 1
+}
+
+# flows_stop_at US: at US (CLOCK_REALTIME, microseconds) stops the flows (SIGTERM:
+# mltcp-flow still writes its "end" lines) and waits for them; returns their status.
+# A test that stops them a fixed time after an event it waited for keeps its windows
+# within the flows however late its shell got there.
+flows_stop_at() {
+	nap_until_us "$1"
+	kill -TERM "$FLOWS_PID" 2>/dev/null
+	wait "$FLOWS_PID"
+}
+
+# flows_end_ms OUT: how long the flows of OUT ran, in ms (0 without an "end" line).
+flows_end_ms() {
+	awk '$1 == "end" { n = int($5 * 1000); exit } END { print n + 0 }' "$1"
 }
 
 # flows_stats OUT FROM_MS TO_MS: statistics of the samples in [FROM_MS, TO_MS]:
@@ -147,9 +166,12 @@ blackout_until_rto() {
 	[ -n "$BLACKOUT_RTO_US" ]
 }
 
-# nap_until START_NS OFFSET_S: sleeps until OFFSET_S seconds after START_NS.
-nap_until() {
-	local d=$(($1 / 1000 + ${2%.*} * 1000000 - $(now_us)))
+# nap_until_us US: sleeps until US (CLOCK_REALTIME, microseconds).
+nap_until_us() {
+	local d=$(($1 - $(now_us)))
 	[ "$d" -gt 0 ] && nap "$((d / 1000000)).$(printf '%06d' $((d % 1000000)))"
 	return 0
 }
+
+# nap_until START_NS OFFSET_S: sleeps until OFFSET_S seconds after START_NS.
+nap_until() { nap_until_us $(($1 / 1000 + ${2%.*} * 1000000)); }

@@ -9,11 +9,12 @@
  *	killed
  *   mltcp-flow send ADDR PORT ALGO FLOWS SECONDS INTERVAL_MS
  *	open FLOWS connections to ADDR:PORT with congestion control ALGO
- *	(set before connect()), send on each for SECONDS and sample every
- *	INTERVAL_MS; prints one line per flow and sample:
+ *	(set before connect()), send on each for SECONDS, or until SIGTERM
+ *	or SIGINT if that comes first, and sample every INTERVAL_MS; prints
+ *	one line per flow and sample:
  *	  s T_MS FLOW CWND SSTHRESH TOTAL_RETRANS BYTES_ACKED ALPHA CA_STATE
  *	(ALPHA: DCTCP alpha /1024, -1 when the algorithm has none) and at the
- *	end, per flow:
+ *	end, per flow (after a stop by signal too):
  *	  end FLOW BYTES_ACKED TOTAL_RETRANS SECONDS
  *	T_MS counts from the moment every flow is connected; the first line
  *	"start EPOCH_NS" gives that moment in CLOCK_REALTIME.
@@ -24,6 +25,7 @@
 #include <linux/tcp.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -90,13 +92,21 @@ struct flow {
 };
 
 static atomic_int send_failed;
+/* set by SIGTERM/SIGINT (lock-free, so signal-safe): the flows end as if SECONDS had passed */
+static atomic_int stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	atomic_store(&stop, 1);
+}
 
 static void *sender(void *arg)
 {
 	static char buf[1 << 16];	/* never read */
 	struct flow *f = arg;
 
-	while (now_s() < f->end) {
+	while (!atomic_load(&stop) && now_s() < f->end) {
 		ssize_t n = send(f->fd, buf, sizeof(buf), MSG_NOSIGNAL);
 
 		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
@@ -173,7 +183,7 @@ static int send_flows(const char *addr, unsigned short port, const char *algo,
 			return 1;
 		}
 	}
-	for (next = t0; now_s() < t0 + seconds; ) {
+	for (next = t0; !atomic_load(&stop) && now_s() < t0 + seconds; ) {
 		double t = now_s();
 
 		for (i = 0; i < nflows; i++) {
@@ -188,7 +198,7 @@ static int send_flows(const char *addr, unsigned short port, const char *algo,
 		}
 		next += (double)interval_ms / 1000;
 		t = now_s();
-		if (next > t)
+		if (next > t && !atomic_load(&stop))
 			usleep((useconds_t)((next - t) * 1e6));
 	}
 	dur = now_s() - t0;
@@ -219,6 +229,16 @@ int main(int argc, char **argv)
 		return sink((unsigned short)port);
 	}
 	if (argc == 8 && !strcmp(argv[1], "send")) {
+		/*
+		 * No SA_RESTART: a sleeping sampler wakes at once; a sender's
+		 * send() returns EINTR or within its SO_SNDTIMEO.
+		 */
+		struct sigaction sa = { .sa_handler = on_stop };
+
+		if (sigaction(SIGTERM, &sa, NULL) || sigaction(SIGINT, &sa, NULL)) {
+			perror("mltcp-flow: sigaction");
+			return 1;
+		}
 		if (parse_long(argv[3], 1, 65535, &port, "port") ||
 		    parse_long(argv[5], 1, MAX_FLOWS, &nflows, "number of flows") ||
 		    parse_long(argv[6], 1, 3600, &secs, "duration") ||
