@@ -77,6 +77,13 @@ MltcpGlobals()
     return globals;
 }
 
+bool&
+MltcpYieldsAblated()
+{
+    static bool ablated = false;
+    return ablated;
+}
+
 namespace
 {
 
@@ -394,7 +401,7 @@ MltcpGlue::Ack(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, uint32_t* credit
     in.rtt.now_ms = NowMs();
     if (mltcp_in_yield(&m_ms))
     {
-        in.rtt.rtt_us = m_sim ? m_sim->LatestRttUs() : m_rttUs;
+        in.rtt.rtt_us = MltcpYieldsAblated() ? 0 : m_sim ? m_sim->LatestRttUs() : m_rttUs;
         in.rtt.min_rtt_us = m_sim ? m_sim->MinRttUs() : MinRttUs(tcb);
         /* how the yield would end here, for the record */
         inBound = YieldInBound(in.rtt.now_ms);

@@ -86,6 +86,13 @@ mltcp_globals& MltcpGlobals();
 /** @return the kernel module's defaults (mltcp_params.c). */
 mltcp_globals MltcpDefaultGlobals();
 
+/**
+ * An ablation the simulator alone offers (mltcp.yield=off): the core sees
+ * no RTT sample in a yield, so every yield ends at its first ACK, as if no
+ * queue were there.  Not an MLTCP parameter: it measures what yields cost.
+ */
+bool& MltcpYieldsAblated();
+
 /** One socket's MLTCP state and the glue of its hooks to the core. */
 class MltcpGlue
 {

@@ -252,6 +252,15 @@ MltcpSetParam(const std::string& name, const std::string& value, std::string* er
         g->mode = mode;
         return true;
     }
+    if (name == "yield")
+    {
+        if (value != "on" && value != "off")
+        {
+            return Fail(err, "invalid yield '" + value + "' (on or off: the simulator's ablation)");
+        }
+        MltcpYieldsAblated() = value == "off";
+        return true;
+    }
     if (name == "decrease")
     {
         if (value != "on" && value != "1" && value != "off" && value != "0")
@@ -263,13 +272,15 @@ MltcpSetParam(const std::string& name, const std::string& value, std::string* er
     }
     return Fail(err,
                 "unknown parameter '" + name +
-                    "' (slope, intercept, idle_ms, mode, decrease, stagger, overrun)");
+                    "' (slope, intercept, idle_ms, mode, decrease, stagger, overrun;"
+                    " yield, the simulator's ablation)");
 }
 
 void
 MltcpResetParams()
 {
     MltcpGlobals() = MltcpDefaultGlobals();
+    MltcpYieldsAblated() = false;
 }
 
 } // namespace ns3
