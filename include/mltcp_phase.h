@@ -42,7 +42,7 @@
  * @MLTCP_PHASE_UNEARNED: a mark awaits its idle gap, or the size is not
  *	shown yet (mltcp_iter_earned(), mltcp_size_shown()); F = 1
  * @MLTCP_PHASE_OVERRUN: the iteration carried more than overrun times its
- *	size (mltcp_iter_overrun()), or outlasted eight times the idle gap
+ *	size (mltcp_iter_overrun()), or outlasted sixteen times the idle gap
  *	before it (mltcp_allowance_over()); F = 1 until the next iteration
  * @MLTCP_PHASE_RAMP: F = slope * min(1, bytes_ratio + head start) + intercept
  * @MLTCP_PHASE_TOP: the backoff is at its deepest; F = slope + intercept
@@ -66,7 +66,7 @@ static inline bool mltcp_in_yield(const struct mltcp_sock *ms)
  * The phase F's rules give outside a yield; the first rule that stops F
  * decides.  Whatever a socket sends, declares or marks, it gets F > 1 only
  * after an idle gap, for a size an iteration showed, up to overrun times it
- * and for at most eight times the gap (MLTCP_SF_SPENT, mltcp_check_phase()).
+ * and for at most sixteen times the gap (MLTCP_SF_SPENT, mltcp_check_phase()).
  */
 static inline enum mltcp_phase mltcp_rules_phase(const struct mltcp_sock *ms, int mode,
 						 u32 overrun, u64 done)

@@ -254,22 +254,24 @@ static inline u32 mltcp_iter_held_log8(const struct mltcp_sock *ms, u32 now_ms)
 }
 
 /*
- * The allowance: an iteration has F > 1 for at most eight times the idle
+ * The allowance: an iteration has F > 1 for at most sixteen times the idle
  * gap before its communication, and at most MLTCP_ITER_REF_MAX_US.  So a
  * sender has F > 1 all the time it sends only if it is idle at least a
- * ninth of its time: a bulk transfer with short pauses is not an iteration
- * structure, and a job whose compute is under an eighth of its phase gains
- * little from turns (a phase that long cannot fit beside another's).
+ * seventeenth of its time: a bulk transfer with short pauses is not an
+ * iteration structure.  Sixteen, not less: over-commitment stretches an
+ * honest phase, up to four times at 4:1, and a job that communicates 80%
+ * of its iteration alone (a phase four times its compute gap) keeps F > 1
+ * through such a stretch.
  *
  * A marked iteration's gap is its own (@gap_log8).  A learned one is
  * measured against the learner's reference, which exceeds the gap that
  * began the iteration by up to 6/8 of an octave (MLTCP_GAP_TOL_LOG8, half
  * of that once mltcp_learn_gap() moved it) or 12/8 for an overdue one
- * (MLTCP_GAP_NEAR_LOG8, then half): 18/8 octaves over the reference
- * (4.8 times it) are never more than eight times the gap.
+ * (MLTCP_GAP_NEAR_LOG8, then half): 26/8 octaves over the reference
+ * (9.5 times it) are never more than sixteen times the gap.
  */
-#define MLTCP_ALLOWANCE_LOG8		24
-#define MLTCP_ALLOWANCE_LEARNED_LOG8	18
+#define MLTCP_ALLOWANCE_LOG8		32
+#define MLTCP_ALLOWANCE_LEARNED_LOG8	26
 
 /**
  * mltcp_allowance_over() - has the iteration outlasted its allowance?

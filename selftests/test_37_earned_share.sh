@@ -48,8 +48,8 @@
 #     beginzero: the size given and F = 1 at both ends, no sample with F > 1 (no idle
 #       gap earns the marks);
 #     pausing: no size given, no sample with F > 1 past the overrun bound, and F > 1
-#       in at most half the samples: each 25 ms pause buys F > 1 for at most 8 x 25 ms
-#       of the 825 ms it ends (the allowance; 4.8 x when learned), where before it F
+#       in at most half the samples: each 25 ms pause buys F > 1 for at most 16 x 25 ms
+#       of the 825 ms it ends (the allowance; 9.5 x when learned), where before it F
 #       was above 1 in nearly every sample once the learner took the pauses for
 #       iteration gaps (whether it does depends on the queue, see the diagnostics);
 #   - the stock flow keeps at least its share beside the control, less 0.05, over the

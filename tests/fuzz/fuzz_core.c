@@ -17,7 +17,7 @@
  *      gap that came after the size was declared, with at least half of it
  *      written since the connection started; none after a mark before
  *      the next idle gap;
- *  (d) F > 1 only within eight times an idle gap's length after it ends
+ *  (d) F > 1 only within sixteen times an idle gap's length after it ends
  *      (the allowance), to the core's millisecond clock;
  *  (b) every F is exactly 1 (1024) or within [intercept, slope + intercept],
  *      and a softened decrease stays within [reduced, cwnd];
@@ -307,8 +307,8 @@ static void op_send(struct sim *s, struct in *in)
 				s->decl_shown = 1;
 			s->mark_pending = 0;
 			new_window(s);
-			if (s->now_us + 8ULL * tin.gap_us > s->allowed_until_us)
-				s->allowed_until_us = s->now_us + 8ULL * tin.gap_us;
+			if (s->now_us + 16ULL * tin.gap_us > s->allowed_until_us)
+				s->allowed_until_us = s->now_us + 16ULL * tin.gap_us;
 		}
 	}
 	if (n > s->written - s->sent)
@@ -378,7 +378,7 @@ static void do_ack(struct sim *s, u64 n, u32 rtt, uint8_t flags)
 		fail(s, "F > 1 for a declared size no idle gap has shown");
 	/* the core reads whole milliseconds: up to 1 ms more */
 	if (check_time && s->now_us >= s->allowed_until_us + 1000)
-		fail(s, "F > 1 longer than eight times the idle gap before it");
+		fail(s, "F > 1 longer than sixteen times the idle gap before it");
 	if (check_bound && !s->win_unbounded &&
 	    s->win_fbytes > ((s->win_bpi * s->win_overrun) >> MLTCP_Q10_SHIFT))
 		fail(s, "F > 1 for more than overrun x the size between two idle gaps");
