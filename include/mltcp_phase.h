@@ -166,8 +166,8 @@ static inline enum mltcp_yield_state mltcp_yield_step(struct mltcp_sock *ms, u32
  * @now_ms: the caller's millisecond clock
  *
  * First the allowance: once the iteration outlasted it (yielding or not),
- * MLTCP_SF_SPENT holds until the next iteration's communication, so the
- * 16-bit clock of a marked iteration never wraps into a new allowance.
+ * MLTCP_SF_SPENT holds until the next iteration's communication starts
+ * (mltcp_iter_clock_start()), as it does after a mark or a size.
  * Outside a yield, the phase follows its guards: an idle gap earned the
  * mark or learned the size, the bytes passed the overrun, the allowance
  * is spent, or the mode or the overrun changed.  A yield ends only on its

@@ -74,7 +74,7 @@ enum mltcp_mode {
 #define MLTCP_SF_HINTED		(MLTCP_SF_SIZE_GIVEN | MLTCP_SF_MARKS_GIVEN)
 #define MLTCP_SF_TIEBREAK_GIVEN	0x08	/* tiebreak set by control plane */
 #define MLTCP_SF_MARK_PENDING	0x10	/* a mark, not yet followed by an idle TX_START */
-#define MLTCP_SF_SPENT		0x20	/* the iteration outlasted its idle gap's allowance */
+#define MLTCP_SF_SPENT		0x20	/* allowance spent: outlasted, or a mark or size since */
 #define MLTCP_SF_BACKOFF	0xc0	/* enum mltcp_backoff (2 bits, mltcp_restart.h) */
 #define MLTCP_SF_BACKOFF_SHIFT	6
 
