@@ -274,8 +274,8 @@ static u32 mltcp_ack_clock_ms(const struct tcp_sock *tp)
  * @cwnd_limited: tcp_is_cwnd_limited()
  *
  * mltcp_hook_ack(): reads the socket (the RTT sample only while the socket
- * yields), applies slow start's window and reports (the
- * tracepoints mltcp_yield, once per yield, and mltcp_ack, per credit).
+ * yields), applies slow start's window and reports (the tracepoints
+ * mltcp_yield, once per yield, and mltcp_ack, per credit).
  * Lock-free and allocation-free: called on every ACK in congestion
  * avoidance.
  *
