@@ -52,9 +52,13 @@
 #       of the 825 ms it ends (the allowance; 9.5 x when learned), where before it F
 #       was above 1 in nearly every sample once the learner took the pauses for
 #       iteration gaps (whether it does depends on the queue, see the diagnostics);
-#   - the stock flow keeps at least its share beside the control, less 0.05, over the
-#     runs together (senders' FIFO, which has no control: at least 0.30, where two stock
-#     Reno flows split 0.33-0.46). Goodput is what each receiver got over a common
+#   - the stock flow keeps, over the runs together, at least its share beside the
+#     control in the control's lowest run, less 0.05: the bound sits below the spread
+#     two stock Reno flows show in this harness (per run 0.43-0.55 beside each other, so
+#     a pooled share against the pooled control's less 0.05 failed a case whose F was 1
+#     throughout), and above what the holes left it (0.19-0.34, docs/DESIGN.md)
+#     (senders' FIFO, which has no control: at least 0.30, where two stock Reno flows
+#     split 0.33-0.46). Goodput is what each receiver got over a common
 #     window (one dump of the switch's link counters a sample), not each client's own
 #     report: under an emulated guest two clients start seconds apart.
 #   - premise, per placement: the FIFO, not the guest's CPU, limited the flows in every
@@ -322,7 +326,7 @@ f_window() {
 
 # placement NAME ML_NS STOCK_NS CASES: RUNS runs of each case, the cases in turn; the
 # premise, and each case's two assertions. With a control among CASES the share's
-# bound is the control's less MARGIN, else MIN_SHARE.
+# bound is the control's lowest run less MARGIN, else MIN_SHARE.
 placement() {
 	local name=$1 ml_ns=$2 stock_ns=$3 cases=$4 c r pooled bound missed=0 runs=0 start=$SECONDS
 	local -A bytes shares states bad
@@ -344,8 +348,10 @@ placement() {
 	bound=$MIN_SHARE
 	if [[ " $cases " = *" control "* ]]; then
 		pooled=$(pooled_share <<<"${bytes[control]}")
-		bound=$(awk -v p="$pooled" -v m=$MARGIN 'BEGIN { printf "%.3f", p - m }')
-		diag "$name, control (a second stock Reno sender): the stock flow keeps $pooled (each: ${shares[control]}); bound $bound"
+		bound=$(tr ' ' '\n' <<<"${shares[control]}" | awk -v m=$MARGIN '
+			/^[0-9.]+$/ { if (n++ == 0 || $1 < low) low = $1 }
+			END { printf "%.3f", n ? low - m : 1 }')
+		diag "$name, control (a second stock Reno sender): the stock flow keeps $pooled (each: ${shares[control]}); bound $bound (its lowest run less $MARGIN)"
 	fi
 	for c in $cases; do
 		[ "$c" = control ] && continue
