@@ -293,27 +293,28 @@ static void test_show_table(void **state)
 	free(text);
 }
 
+/* mltcpctl show of @p, as JSON or as text, contains @needle */
+static void assert_show_has(const struct mltcpctl_params *p, bool json, const char *needle)
+{
+	char *text = NULL;
+
+	CAPTURE(text, json, false, mltcpctl_print_show(&o, p, algos, 0, MLTCPCTL_SCOPE_NETNS));
+	assert_non_null(strstr(text, needle));
+	free(text);
+}
+
 /* show says whether an administrator set the tie-break key, never the key */
 static void test_show_tiebreak_key(void **state)
 {
 	struct mltcpctl_params p = params;
-	char *text = NULL;
 
 	(void)state;
 	p.has_tiebreak_key_set = true;
-	CAPTURE(text, true, false, mltcpctl_print_show(&o, &p, algos, 0, MLTCPCTL_SCOPE_NETNS));
-	assert_non_null(strstr(text, "\"overrun_q10\":1280,\"tiebreak_key_set\":false,"));
-	free(text);
-	CAPTURE(text, false, false, mltcpctl_print_show(&o, &p, algos, 0, MLTCPCTL_SCOPE_NETNS));
-	assert_non_null(strstr(text, "\ntiebreak_key random (this host's own)\n"));
-	free(text);
+	assert_show_has(&p, true, "\"overrun_q10\":1280,\"tiebreak_key_set\":false,");
+	assert_show_has(&p, false, "\ntiebreak_key random (this host's own)\n");
 	p.tiebreak_key_set = true;
-	CAPTURE(text, true, false, mltcpctl_print_show(&o, &p, algos, 0, MLTCPCTL_SCOPE_NETNS));
-	assert_non_null(strstr(text, "\"tiebreak_key_set\":true,"));
-	free(text);
-	CAPTURE(text, false, false, mltcpctl_print_show(&o, &p, algos, 0, MLTCPCTL_SCOPE_NETNS));
-	assert_non_null(strstr(text, "\ntiebreak_key set (hosts with the same key draw alike)\n"));
-	free(text);
+	assert_show_has(&p, true, "\"tiebreak_key_set\":true,");
+	assert_show_has(&p, false, "\ntiebreak_key set (hosts with the same key draw alike)\n");
 }
 
 /* set tiebreak-key FILE and bpf load --tiebreak-key FILE: the file is read later */
