@@ -66,17 +66,22 @@ cg_server() {
 	printf -v "$1" '%s' "$_cg_port"
 }
 
-# cg_flow NAME PORT SENDER CG: an iperf3 transfer of IPERF_TIME s (default 3) at 50
-# Mbit/s from NS_S[0] to the server on PORT, sent by SENDER (client, or server: iperf3
-# -R); the client runs in the cgroup CG (none when ""). The capture at NS_R[0]'s eth0
-# goes to $ECN_TMP/NAME.cap, with the data of the SYN's direction (client) or of the
-# SYN-ACK's (server: ecn_count.py counts the packets from PORT then); ss -tin of the
-# sending side, sampled while it sends, to NAME.ss. The rate leaves a guest's CPUs
-# to the capture and to ss.
+# cg_flow NAME PORT SENDER CG: an iperf3 transfer at 50 Mbit/s from NS_S[0] to the
+# server on PORT, sent by SENDER (client, or server: iperf3 -R); the client runs in the
+# cgroup CG (none when ""). The capture at NS_R[0]'s eth0 goes to $ECN_TMP/NAME.cap,
+# with the data of the SYN's direction (client) or of the SYN-ACK's (server:
+# ecn_count.py counts the packets from PORT then); ss -tin of the sending side, sampled
+# while it sends, to NAME.ss. The rate leaves a guest's CPUs to the capture and to ss.
+#
+# The samples end before the connections do: the client would run for a minute, and
+# is interrupted once IPERF_TIME s (default 3) have passed and at least three samples
+# show its connections. A socket that closes while ss dumps it is shown with its
+# algorithm's name but not the algorithm's state (the kernel reports that state only
+# before TIME_WAIT), so a sample taken as iperf3 closes would prove nothing.
 cg_flow() {
-	local name=$1 port=$2 sender=$3 cg=$4 out=$ECN_TMP/$1 ns=${NS_S[0]} c i
-	local args=(-c "${RCV_IP4[0]}" -p "$port" -t "${IPERF_TIME:-3}" -b 50M -J)
-	local filter="( dport = :$port )"
+	local name=$1 port=$2 sender=$3 cg=$4 out=$ECN_TMP/$1 ns=${NS_S[0]} c i seen=0
+	local args=(-c "${RCV_IP4[0]}" -p "$port" -t 60 -b 50M -J)
+	local filter="( dport = :$port )" until=$((SECONDS + ${IPERF_TIME:-3}))
 	if [ "$sender" = server ]; then
 		args+=(-R)
 		ns=${NS_R[0]}
@@ -88,13 +93,21 @@ cg_flow() {
 	cg_run "${NS_S[0]}" "$cg" iperf3 "${args[@]}" >"$out.json" 2>&1 &
 	c=$!
 	: >"$out.ss"
-	# ss may take a while to start in an emulated guest: sample until the client ends
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 200; i++)); do
 		kill -0 "$c" 2>/dev/null || break
-		in_ns "$ns" ss -tinH state established "$filter" >>"$out.ss"
+		[ "$SECONDS" -ge "$until" ] && [ "$seen" -ge 3 ] && break
+		in_ns "$ns" ss -tinH state established "$filter" >"$out.ss.one"
+		grep -qE 'mltcp_|cubic|reno' "$out.ss.one" && seen=$((seen + 1))
+		cat "$out.ss.one" >>"$out.ss"
 		sleep 0.3
 	done
-	wait "$c" || diag "$name: iperf3 failed: $(head -c 300 "$out.json")"
+	# iperf3 is the child of the job (cg_run's nsenter execs it)
+	if kill -0 "$c" 2>/dev/null; then
+		pkill -TERM -P "$c"
+		wait "$c"
+	else
+		wait "$c" || diag "$name: iperf3 ended early: $(head -c 300 "$out.json")"
+	fi
 	ecn_capture_stop
 	grep -v '^ready' "$out.cap.raw" >"$out.cap"
 	diag "$name: $(cat "$out.cap")"
@@ -107,8 +120,8 @@ ss_all() {
 	local lines
 	lines=$(grep -E 'mltcp_|cubic|reno' "$ECN_TMP/$1.ss")
 	[ -n "$lines" ] && ! grep -qvE "$2" <<<"$lines" && return 0
-	diag "$1: $(grep -c . "$ECN_TMP/$1.ss") lines of ss -tin, those not matching '$2':"
-	grep -vE "$2" "$ECN_TMP/$1.ss" | head -n 4 | cut -c1-400 | diag_stream
+	diag "$1: $(grep -c . <<<"$lines") samples of ss -tin, those not matching '$2':"
+	grep -vE "$2" <<<"$lines" | head -n 4 | cut -c1-600 | diag_stream
 	return 1
 }
 
