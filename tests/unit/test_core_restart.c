@@ -614,6 +614,45 @@ static void test_allowance_pausing_bulk(void **state)
 	assert_true(ms_f * 3 < ms_all);		/* F = 1 most of the time */
 }
 
+/*
+ * A yield at one segment ends on its first sample: 40 ms over a 7.5 ms path
+ * is a queue to a window of ten segments, and may be nothing but the
+ * receiver's delayed ACK to a window of one.  Ending so, it is no evidence
+ * against the link: the backoff does not deepen.
+ */
+static void test_yield_one_segment(void **state)
+{
+	struct mltcp_globals g;
+	struct mltcp_mark_out mo;
+	struct mltcp_ack_out out;
+	struct mltcp_ack_in in;
+	int one;
+
+	(void)state;
+	default_globals(&g);
+	for (one = 0; one <= 1; one++) {
+		struct mltcp_sock ms = new_sock(0);
+
+		mltcp_hook_mark(&ms, 0, 0, 4 * MB, 0, &mo);
+		assert_int_equal(tx_start_at(&ms, &g, 0, GAP_IDLE, 200), MLTCP_PHASE_YIELD);
+		memset(&in, 0, sizeof(in));
+		in.g = &g;
+		in.bytes_acked = 1448;
+		in.acked = 1;
+		in.cwnd = one ? 1 : 10;
+		in.ssthresh = 100;
+		in.cwnd_clamp = 10000;
+		in.cwnd_limited = true;
+		in.rtt.rtt_us = 47500;
+		in.rtt.min_rtt_us = 7500;
+		in.rtt.now_ms = 250;
+		in.rtt.one_segment = one;
+		mltcp_hook_ack(&ms, &in, &out);
+		assert_int_equal(out.yield, one ? MLTCP_YIELD_DRAINED : MLTCP_YIELD_HOLDS);
+		assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_GAP);
+	}
+}
+
 /* A learned iteration reports its whole length, from start to start. */
 static void test_learned_iter_ms(void **state)
 {
@@ -647,6 +686,7 @@ int main(void)
 		cmocka_unit_test(test_yield_backoff),
 		cmocka_unit_test(test_no_turns_top_of_f),
 		cmocka_unit_test(test_yield),
+		cmocka_unit_test(test_yield_one_segment),
 		cmocka_unit_test(test_phase_stored),
 		cmocka_unit_test(test_allowance_marked),
 		cmocka_unit_test(test_allowance_pausing_bulk),
