@@ -300,7 +300,6 @@ bool mltcp_ca_ack(struct sock *sk, u32 *acked, bool cwnd_limited)
 	if (mltcp_in_yield(ms)) {
 		in.rtt.rtt_us = tp->rack.rtt_us;
 		in.rtt.min_rtt_us = tcp_min_rtt(tp);
-		in.rtt.one_segment = tcp_snd_cwnd(tp) < 2;
 	}
 	mltcp_hook_ack(ms, &in, &out);
 	if (out.yield == MLTCP_YIELD_DRAINED || out.yield == MLTCP_YIELD_EXPIRED)

@@ -391,7 +391,6 @@ static __always_inline bool mltcp_bpf_cong_avoid(struct sock *sk, u32 *acked)
 	if (mltcp_in_yield(ms)) {
 		in.rtt.rtt_us = tp->rack.rtt_us;
 		in.rtt.min_rtt_us = tp->rtt_min.s[0].v;
-		in.rtt.one_segment = tcp_snd_cwnd(tp) < 2;
 	}
 	mltcp_hook_ack(ms, &in, &out);
 	if (out.slow_start)

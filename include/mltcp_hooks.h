@@ -100,7 +100,7 @@ struct mltcp_tx_in {
 /**
  * struct mltcp_tx_out - what the transmission-start hook does
  * @restarted: the window restarted: set @cwnd and @ssthresh
- * @cwnd_before: the window the restart lowered
+ * @cwnd_before: the window the restart replaced
  * @cwnd: the window from now on (unchanged unless @restarted)
  * @ssthresh: the threshold from now on (unchanged unless @restarted)
  * @gap_seen: the learner met an idle gap (learned iterations only)
@@ -152,7 +152,7 @@ static inline void mltcp_hook_tx_start(struct mltcp_sock *ms, const struct mltcp
 	out->ssthresh = in->ssthresh;
 	if (mltcp_restart_due(ms, mode, READ_ONCE(g->fparams), in->outstanding,
 			      in->gap_us, thresh)) {
-		if (in->init_cwnd < in->cwnd) {
+		if (in->init_cwnd != in->cwnd) {
 			u32 bdp = mltcp_path_bdp(in->delivered, in->interval_us, in->min_rtt_us);
 
 			out->restarted = true;
@@ -198,13 +198,11 @@ static inline void mltcp_hook_tx_start(struct mltcp_sock *ms, const struct mltcp
  *	congestion-control hooks run), 0 = none
  * @min_rtt_us: the path's minimum RTT (~0U = unknown)
  * @now_ms: the caller's millisecond clock
- * @one_segment: the window is a single segment
  */
 struct mltcp_rtt_in {
 	u32 rtt_us;
 	u32 min_rtt_us;
 	u32 now_ms;
-	bool one_segment;
 };
 
 /**
@@ -215,21 +213,12 @@ struct mltcp_rtt_in {
  * mltcp_yield_step(): the window holds while the sample shows a queue
  * within the yield's limit; else the yield ends and the backoff steps.
  *
- * A window of one segment has no sample that can show a queue: a receiver
- * acknowledges at least every second full-sized segment and may hold the
- * ACK of a lone one for its delayed-ACK timer (RFC 1122, 4.2.3.2; 40 ms and
- * more in Linux), which reads as a queue however empty the path.  Such a
- * window (an RTO in the last phase leaves one, and the restart only lowers
- * windows) would hold its yield to the limit, a whole compute gap, for
- * nobody; its sample counts as none, and the yield ends.
- *
  * Return: enum mltcp_yield_state.
  */
 static inline enum mltcp_yield_state mltcp_hook_rtt_sample(struct mltcp_sock *ms,
 							   const struct mltcp_rtt_in *in)
 {
-	return mltcp_yield_step(ms, in->one_segment ? 0 : in->rtt_us, in->min_rtt_us,
-				in->now_ms);
+	return mltcp_yield_step(ms, in->rtt_us, in->min_rtt_us, in->now_ms);
 }
 
 /**

@@ -43,12 +43,16 @@ static inline bool mltcp_iter_starts(const struct mltcp_sock *ms, u32 outstandin
  * @gap_us: time since the last data transmission
  * @threshold_us: mltcp_idle_threshold_us()
  *
- * An iteration's communication starts from the initial window, as RFC 5681
- * (4.1) has TCP do after an idle period: a job whose phase begins while
- * another's is under way would otherwise burst its last window into the
- * other's queue, and the drops throw both back into lockstep.  Only where F
- * applies (slope > 0), and only where an iteration's communication starts
- * (mltcp_iter_starts()).
+ * An iteration's communication starts from the initial window, from above
+ * as from below.  From above, as RFC 5681 (4.1) has TCP do after an idle
+ * period: a job whose phase begins while another's is under way would
+ * otherwise burst its last window into the other's queue, and the drops
+ * throw both back into lockstep.  From below, where RFC 5681 keeps the
+ * smaller window: a loss late in the last phase (an RTO leaves one segment)
+ * says nothing of the link after the idle gap, and of one job's
+ * connections, those whose last phase ended in a loss would start the next
+ * one behind the others, every iteration.  Only where F applies (slope > 0),
+ * and only where an iteration's communication starts (mltcp_iter_starts()).
  *
  * Return: true when the window restarts.
  */
@@ -81,7 +85,7 @@ static inline u32 mltcp_path_bdp(u32 delivered, u32 interval_us, u32 min_rtt_us)
 /**
  * mltcp_restart_ssthresh() - slow-start threshold after a window restart
  * @ssthresh: the socket's slow-start threshold
- * @cwnd_before: the window the restart lowers
+ * @cwnd_before: the window before the restart
  * @bdp: mltcp_path_bdp(), 0 = unknown
  * @open: no reduction in progress (TCP_CA_Open or TCP_CA_Disorder)
  *

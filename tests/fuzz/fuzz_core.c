@@ -350,7 +350,6 @@ static void do_ack(struct sim *s, u64 n, u32 rtt, uint8_t flags)
 	ain.rtt.rtt_us = rtt;
 	ain.rtt.min_rtt_us = s->min_rtt_us;
 	ain.rtt.now_ms = (u32)(s->now_us / 1000);
-	ain.rtt.one_segment = s->cwnd < 2;
 	if (mltcp_hook_ack(&s->ms, &ain, &out) || out.slow_start) {
 		check_f(s, out.f);
 		if (out.slow_start)

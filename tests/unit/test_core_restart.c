@@ -615,41 +615,44 @@ static void test_allowance_pausing_bulk(void **state)
 }
 
 /*
- * A yield at one segment ends on its first sample: 40 ms over a 7.5 ms path
- * is a queue to a window of ten segments, and may be nothing but the
- * receiver's delayed ACK to a window of one.  Ending so, it is no evidence
- * against the link: the backoff does not deepen.
+ * The restart sets the initial window from either side: from above, so the
+ * phase does not burst into another's queue; from below, where a loss late
+ * in the last phase left it small.  A window already at the initial one is
+ * left alone, and the yield begins all the same.
  */
-static void test_yield_one_segment(void **state)
+static void test_restart_window(void **state)
 {
+	static const u32 before[] = { 40, 1, 10 };
 	struct mltcp_globals g;
+	struct mltcp_tx_out out;
 	struct mltcp_mark_out mo;
-	struct mltcp_ack_out out;
-	struct mltcp_ack_in in;
-	int one;
+	struct mltcp_tx_in in;
+	unsigned int i;
 
 	(void)state;
 	default_globals(&g);
-	for (one = 0; one <= 1; one++) {
+	for (i = 0; i < sizeof(before) / sizeof(before[0]); i++) {
 		struct mltcp_sock ms = new_sock(0);
 
 		mltcp_hook_mark(&ms, 0, 0, 4 * MB, 0, &mo);
-		assert_int_equal(tx_start_at(&ms, &g, 0, GAP_IDLE, 200), MLTCP_PHASE_YIELD);
 		memset(&in, 0, sizeof(in));
 		in.g = &g;
-		in.bytes_acked = 1448;
-		in.acked = 1;
-		in.cwnd = one ? 1 : 10;
-		in.ssthresh = 100;
-		in.cwnd_clamp = 10000;
-		in.cwnd_limited = true;
-		in.rtt.rtt_us = 47500;
-		in.rtt.min_rtt_us = 7500;
-		in.rtt.now_ms = 250;
-		in.rtt.one_segment = one;
-		mltcp_hook_ack(&ms, &in, &out);
-		assert_int_equal(out.yield, one ? MLTCP_YIELD_DRAINED : MLTCP_YIELD_HOLDS);
-		assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_GAP);
+		in.gap_us = GAP_IDLE;
+		in.srtt_us = 1000;
+		in.now_ms = 200;
+		in.cwnd = before[i];
+		in.ssthresh = 8;
+		in.init_cwnd = 10;
+		in.min_rtt_us = 100;
+		in.ca_open = true;
+		mltcp_hook_tx_start(&ms, &in, &out);
+		assert_int_equal(ms.phase, MLTCP_PHASE_YIELD);
+		assert_int_equal(out.cwnd, 10);
+		assert_int_equal(out.restarted, before[i] != 10);
+		if (out.restarted)
+			assert_int_equal(out.cwnd_before, before[i]);
+		/* the threshold climbs towards the last window only, never down */
+		assert_int_equal(out.ssthresh, 8);
 	}
 }
 
@@ -681,12 +684,12 @@ int main(void)
 		cmocka_unit_test(test_restart_due),
 		cmocka_unit_test(test_restart_given),
 		cmocka_unit_test(test_restart_ssthresh),
+		cmocka_unit_test(test_restart_window),
 		cmocka_unit_test(test_path_bdp),
 		cmocka_unit_test(test_queue_seen),
 		cmocka_unit_test(test_yield_backoff),
 		cmocka_unit_test(test_no_turns_top_of_f),
 		cmocka_unit_test(test_yield),
-		cmocka_unit_test(test_yield_one_segment),
 		cmocka_unit_test(test_phase_stored),
 		cmocka_unit_test(test_allowance_marked),
 		cmocka_unit_test(test_allowance_pausing_bulk),

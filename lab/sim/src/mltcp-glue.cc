@@ -317,7 +317,7 @@ MltcpGlue::TxStart(Ptr<TcpSocketState> tcb)
     }
     if (due && m_sim)
     {
-        RecordRestart(out.restarted);
+        RecordRestart(out.restarted && out.cwnd < out.cwnd_before);
     }
 }
 
@@ -403,7 +403,6 @@ MltcpGlue::Ack(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, uint32_t* credit
     {
         in.rtt.rtt_us = MltcpYieldsAblated() ? 0 : m_sim ? m_sim->LatestRttUs() : m_rttUs;
         in.rtt.min_rtt_us = m_sim ? m_sim->MinRttUs() : MinRttUs(tcb);
-        in.rtt.one_segment = tcb->m_cWnd.Get() < 2 * segment;
         /* how the yield would end here, for the record */
         inBound = YieldInBound(in.rtt.now_ms);
         late = inBound && mltcp_yield_was_long(&m_ms, in.rtt.now_ms);
