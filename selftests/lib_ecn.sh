@@ -74,7 +74,7 @@ cg_server() {
 # while it sends, to NAME.ss. The rate leaves a guest's CPUs to the capture and to ss.
 #
 # The samples end before the connections do: the client would run for a minute, and
-# is interrupted once IPERF_TIME s (default 3) have passed and at least three samples
+# is stopped (SIGTERM) once IPERF_TIME s (default 3) have passed and three samples
 # show its connections. A socket that closes while ss dumps it is shown with its
 # algorithm's name but not the algorithm's state (the kernel reports that state only
 # before TIME_WAIT), so a sample taken as iperf3 closes would prove nothing.
