@@ -123,6 +123,11 @@ class MltcpCongestion : public Base, public MltcpHints
         m_glue.SetSize(bytes);
     }
 
+    void SetTiebreak(uint32_t q10) override
+    {
+        m_glue.SetTiebreak(q10);
+    }
+
     uint32_t GetFQ10() const override
     {
         return m_glue.GetFQ10();

@@ -232,6 +232,10 @@ MltcpGlue::Start()
     m_unaKnown = false;
     m_lastSend = Simulator::Now();
     mltcp_hook_init(&m_ms, m_bytesAcked, m_flowTiebreak, NowMs());
+    if (m_sim)
+    {
+        m_sim->Record()->tiebreak = double(m_ms.tiebreak) / MLTCP_Q10_ONE;
+    }
 }
 
 SequenceNumber32
@@ -458,6 +462,12 @@ MltcpGlue::SetSize(uint64_t bytes)
 {
     /* a size out of range changes nothing, as the kernel refuses it */
     mltcp_set_size(&m_ms, bytes);
+}
+
+void
+MltcpGlue::SetTiebreak(uint32_t q10)
+{
+    mltcp_set_tiebreak(&m_ms, q10);
 }
 
 uint32_t

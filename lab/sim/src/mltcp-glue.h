@@ -134,6 +134,8 @@ class MltcpGlue
     void Mark(uint64_t bytes);
     /** The iteration's size, without a mark; 0 drops the hints. */
     void SetSize(uint64_t bytes);
+    /** The socket's tie-break, Q10; kept when the connection starts. */
+    void SetTiebreak(uint32_t q10);
     /** @return the F of the socket's phase now, Q10. */
     uint32_t GetFQ10() const;
     /** The F now and the phase the socket's record counts it busy in. */

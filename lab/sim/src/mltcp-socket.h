@@ -63,6 +63,8 @@ class MltcpHints
     virtual void MarkIteration(uint64_t bytes) = 0;
     /** The iteration's size, without marking (MLTCP_BYTES_PER_ITER). */
     virtual void SetIterationBytes(uint64_t bytes) = 0;
+    /** The socket's tie-break, Q10 in [0, 1024] (libmltcp's mltcp_set_tiebreak()). */
+    virtual void SetTiebreak(uint32_t q10) = 0;
     /** @return the F of the socket's phase now, Q10 (1024 = 1.0). */
     virtual uint32_t GetFQ10() const = 0;
     /** For the socket's record: its F now (Q10) and the phase it counts as busy in. */

@@ -57,6 +57,10 @@ RunSimulation(const Scenario& scenario, const RunSpec& spec)
         cfg.profile = ScaleJob(sc, jobs[j]);
         cfg.cc = spec.cc;
         cfg.marks = sc.marks;
+        if (sc.jobTiebreak)
+        {
+            cfg.tiebreak = JobTiebreak(sc.seed, j);
+        }
         double offset = i < spec.offsetsMs.size() ? spec.offsetsMs[i] : 0;
         cfg.start = MicroSeconds(int64_t((kSetupMs + offset) * 1000));
         if (i < spec.gatesMs.size() && spec.gatesMs[i] > 0)

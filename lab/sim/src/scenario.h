@@ -75,6 +75,7 @@ struct Scenario
 
     CcAlgo cc = CcAlgo::RENO; //!< the stock algorithm; MLTCP runs its MLTCP variant
     bool marks = true;        //!< iteration marks through MltcpHints, else learned
+    bool jobTiebreak = true;  //!< one tie-break per job, else one per connection
     std::vector<std::pair<std::string, std::string>> mltcpParams;
     double minRtoMs = 200; //!< Linux's TCP_RTO_MIN
     double delAckMs = 40;  //!< Linux's TCP_DELACK_MIN

@@ -54,7 +54,7 @@ std::vector<std::string>
 Columns()
 {
     std::vector<std::string> c = {"id",         "job",         "node",     "cc",
-                                  "local",      "peer",        "sent_bytes", "retx_bytes",
+                                  "local",      "peer",        "tiebreak",   "sent_bytes", "retx_bytes",
                                   "rtos",       "loss_ms",     "recoveries", "recovery_rtos",
                                   "recovery_ms", "cwrs",       "idle_restarts", "restarts",
                                   "lowered"};
@@ -210,13 +210,14 @@ WriteSocketRecords(const std::string& runOut, double endMs)
         }
         Close(&r, endMs);
         std::fprintf(f,
-                     "%u,%d,%u,%s,%s,%s,%llu,%llu,%u,%.1f,%u,%u,%.1f,%u,%u,%u,%u",
+                     "%u,%d,%u,%s,%s,%s,%.4f,%llu,%llu,%u,%.1f,%u,%u,%.1f,%u,%u,%u,%u",
                      r.id,
                      r.job,
                      r.node,
                      r.cc.c_str(),
                      r.local.c_str(),
                      r.peer.c_str(),
+                     r.tiebreak,
                      (unsigned long long)r.sentBytes,
                      (unsigned long long)r.retxBytes,
                      r.rtos,

@@ -60,6 +60,7 @@ struct SocketRecord
     std::string cc;        //!< its congestion control's name
     std::string local;     //!< address:port
     std::string peer;      //!< address:port
+    double tiebreak = -1;  //!< MLTCP's tie-break when it started, in [0, 1]; -1: stock
     uint64_t sentBytes = 0;    //!< payload sent, retransmissions included
     uint64_t retxBytes = 0;    //!< payload retransmitted
     uint32_t rtos = 0;         //!< retransmission timeouts that fired with data out

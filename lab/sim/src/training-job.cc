@@ -2,6 +2,8 @@
 
 #include "training-job.h"
 
+#include "mltcp_core.h"
+
 #include "ns3/abort.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/node.h"
@@ -98,6 +100,16 @@ ChannelPhaseLoad(CommPattern pattern,
         return {Share(commBytes, 1), 1, 0};
     }
     return {0, 0, 0};
+}
+
+uint32_t
+JobTiebreak(uint32_t seed, uint32_t job)
+{
+    /* eight bytes: never the message of a connection's draw (mltcp_flow_tiebreak()) */
+    const struct mltcp_tiebreak_key key = {seed, 0};
+    const uint64_t m = job;
+
+    return mltcp_tiebreak_from_word(uint32_t(mltcp_siphash24(&key, &m, 1, 0, 8) >> 32));
 }
 
 uint16_t
@@ -242,6 +254,13 @@ TrainingJob::StartApplication()
         ch.tx.socket->Connect(
             InetSocketAddress(m_config.addresses[ch.ends.to], JobListenPort(m_config.index)));
         ch.tx.socket->SetSendCallback(MakeCallback(&TrainingJob::OnSendSpace, this, c));
+        // one tie-break for the whole job: a ring sends both ways at once,
+        // and a job that led on one uplink and trailed on the other would
+        // wait at every step for the direction it trails in
+        if (m_config.tiebreak >= 0 && ch.tx.hints)
+        {
+            ch.tx.hints->SetTiebreak(m_config.tiebreak);
+        }
     }
     Time wait = std::max(Time(), m_config.start - Simulator::Now());
     for (uint32_t w = 0; w < hosts; w++)

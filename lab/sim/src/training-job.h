@@ -72,6 +72,12 @@ ChannelLoad ChannelPhaseLoad(CommPattern pattern,
                              double commBytes,
                              double commMs);
 
+/**
+ * @return the tie-break, Q10, that all of job @job's sockets get at seed
+ * @seed: one draw for the job, as mltcp.torch.attach() broadcasts rank 0's.
+ */
+uint32_t JobTiebreak(uint32_t seed, uint32_t job);
+
 /** The port job @job listens on, and the one its connection @channel sends from. */
 uint16_t JobListenPort(uint32_t job);
 uint16_t JobChannelPort(uint32_t job, uint32_t channel);
@@ -89,6 +95,7 @@ struct TrainingJobConfig
     ScaledProfile profile;
     CcAlgo cc = CcAlgo::RENO;
     bool marks = false; //!< mark iterations through MltcpHints
+    int32_t tiebreak = -1; //!< every sending socket's tie-break, Q10; -1: each draws its own
     Time start;         //!< when the first iteration starts
     Time gate;          //!< if positive: iteration k starts no earlier than start + k x gate
 };
