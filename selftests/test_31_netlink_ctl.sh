@@ -18,8 +18,8 @@
 #    unprivileged user namespace, set fails with EPERM and changes nothing, while
 #    show works and sockets lists the caller's own sockets only; uid 0 without
 #    CAP_NET_ADMIN cannot write the module's parameter files either;
-#  - libmltcp-preload.so gives an unmodified program (iperf3) MLTCP and its bytes
-#    per iteration.
+#  - libmltcp-preload.so gives an unmodified program (iperf3) MLTCP, its bytes
+#    per iteration and, with MLTCP_TIEBREAK=job, the tie-break of its Slurm job.
 . "$(dirname "$0")/lib.sh"
 
 ml_need_tools mltcp-hold
@@ -301,8 +301,8 @@ ml_netns NS_C c || bail "namespace c"
 in_ns "$NS_C" iperf3 -s -1 -p 5301 -D >/dev/null 2>&1
 wait_port "$NS_C" 5301 2>/dev/null || sleep 1
 in_ns "$NS_C" env LD_PRELOAD="$ML_LIB/libmltcp-preload.so" MLTCP_CC=mltcp_reno \
-	MLTCP_BYTES_PER_ITER=3000000 MLTCP_DEBUG=1 \
-	iperf3 -c 127.0.0.1 -p 5301 -t 4 -b 20M >/dev/null 2>"$hold_dir/preload.err" &
+	MLTCP_BYTES_PER_ITER=3000000 MLTCP_TIEBREAK=job SLURM_JOB_ID=4242 SLURM_STEP_ID=0 \
+	MLTCP_DEBUG=1 iperf3 -c 127.0.0.1 -p 5301 -t 4 -b 20M >/dev/null 2>"$hold_dir/preload.err" &
 client=$!
 sleep 2
 dump_c=$(in_ns "$NS_C" "$CTL" -j sockets)
@@ -310,14 +310,29 @@ wait $client
 rc=$?
 python3 - "$dump_c" <<'P'
 import json, sys
+
+def job_tiebreak(identity):
+    # userspace/lib/job_id.h, written again: FNV-1a 64, MurmurHash3's finaliser
+    m = (1 << 64) - 1
+    h = 0xcbf29ce484222325
+    for b in identity.encode():
+        h = ((h ^ b) * 0x100000001b3) & m
+    h ^= h >> 33
+    h = (h * 0xff51afd7ed558ccd) & m
+    h ^= h >> 33
+    h = (h * 0xc4ceb9fe1a85ec53) & m
+    h ^= h >> 33
+    return ((h >> 32) * 1025) >> 32
+
 d = json.loads(sys.argv[1])
 assert len(d) >= 2, d           # iperf3's control and data connections
 for s in d:
     assert s["algo"] == "mltcp_reno" and s["bytes_per_iter"] == 3000000 and s["size_given"], s
     assert s["dport"] == 5301, s
+    assert s["tiebreak_given"] and s["tiebreak_q10"] == job_tiebreak("slurm:4242.0"), s
 P
 [ $? = 0 ] && [ $rc = 0 ] && [ ! -s "$hold_dir/preload.err" ]
-tap_result "LD_PRELOAD=libmltcp-preload.so: iperf3's connections run mltcp_reno with 3000000 bytes per iteration" $?
+tap_result "LD_PRELOAD=libmltcp-preload.so: iperf3's connections run mltcp_reno with 3000000 bytes per iteration and Slurm job 4242's tie-break" $?
 [ -s "$hold_dir/preload.err" ] && diag_stream <"$hold_dir/preload.err"
 
 tap_check "counters: namespace a's mltcp_reno saw its sockets, the host's all of them" python3 -c '

@@ -14,9 +14,11 @@
  *                         (decimal, 16384 .. 2^48; anything else is
  *                         ignored and the socket learns its iterations)
  *   MLTCP_TIEBREAK        if set, the tie-break of every socket of the
- *                         process, a decimal from 0 to 1, or "random" for
- *                         one random value per process, so that the
- *                         process's sockets share one head start (see
+ *                         process, a decimal from 0 to 1, "random" for
+ *                         one random value per process, or "job" for one
+ *                         value on every rank of the job, derived from
+ *                         the launcher's environment (job_id.h), so that
+ *                         the job's sockets share one head start (see
  *                         mltcp_set_tiebreak())
  *   MLTCP_DEBUG           if set to 1, failures are reported on stderr
  * Failures never change what the program sees: the wrapped call's return
@@ -34,6 +36,7 @@
 #include <sys/socket.h>
 
 #include "mltcp/libmltcp.h"
+#include "job_id.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -110,7 +113,16 @@ static void cfg_load(void)
 		}
 	}
 	cfg.tiebreak = -1;
-	if (tb && !strcmp(tb, "random")) {
+	if (tb && !strcmp(tb, "job")) {
+		char id[256];
+
+		if (mltcp_job_identity(id, sizeof(id)) == 0)
+			cfg.tiebreak = mltcp_job_id_tiebreak(id);
+		else if (cfg.debug)
+			fprintf(stderr, "libmltcp-preload: MLTCP_TIEBREAK=job, but no job identity "
+				"(MLTCP_JOB_ID, SLURM_JOB_ID, TORCHELASTIC_RUN_ID, MASTER_ADDR and "
+				"MASTER_PORT), ignored\n");
+	} else if (tb && !strcmp(tb, "random")) {
 		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
 			rnd = (uint32_t)rand();
 		cfg.tiebreak = (int64_t)(((uint64_t)rnd * (MLTCP_TIEBREAK_ABI_MAX + 1)) >> 32);

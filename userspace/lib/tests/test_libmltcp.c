@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "mltcp/libmltcp.h"
+#include "../job_id.h"
 
 /* errno a TCP socket on a non-MLTCP congestion control gets */
 static int tcp_errno;
@@ -302,6 +303,72 @@ static void test_q10(void **state)
 	assert_true(mltcp_q10_to_double(MLTCP_ABI_Q10_ONE) == 1.0);
 }
 
+/* The launcher variables mltcp_job_identity() reads, cleared. */
+static void clear_job_env(void)
+{
+	static const char *const vars[] = { "MLTCP_JOB_ID", "SLURM_JOB_ID", "SLURM_STEP_ID",
+					    "TORCHELASTIC_RUN_ID", "MASTER_ADDR", "MASTER_PORT" };
+	size_t i;
+
+	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		unsetenv(vars[i]);
+}
+
+/* MLTCP_TIEBREAK=job: the identity's sources in order, and none */
+static void test_job_identity(void **state)
+{
+	char id[64], small[8];
+
+	(void)state;
+	clear_job_env();
+	assert_int_equal(mltcp_job_identity(id, sizeof(id)), -1);
+	setenv("TORCHELASTIC_RUN_ID", "none", 1);	/* torchrun without --rdzv-id */
+	assert_int_equal(mltcp_job_identity(id, sizeof(id)), -1);
+	setenv("MASTER_ADDR", "10.0.0.1", 1);
+	setenv("MASTER_PORT", "29500", 1);
+	assert_int_equal(mltcp_job_identity(id, sizeof(id)), 0);
+	assert_string_equal(id, "master:10.0.0.1:29500");
+	setenv("TORCHELASTIC_RUN_ID", "run7", 1);
+	assert_int_equal(mltcp_job_identity(id, sizeof(id)), 0);
+	assert_string_equal(id, "torchelastic:run7");
+	setenv("SLURM_JOB_ID", "4242", 1);
+	setenv("SLURM_STEP_ID", "0", 1);
+	assert_int_equal(mltcp_job_identity(id, sizeof(id)), 0);
+	assert_string_equal(id, "slurm:4242.0");
+	setenv("MLTCP_JOB_ID", "", 1);			/* empty: not set */
+	assert_int_equal(mltcp_job_identity(id, sizeof(id)), 0);
+	assert_string_equal(id, "slurm:4242.0");
+	setenv("MLTCP_JOB_ID", "bert-3", 1);
+	assert_int_equal(mltcp_job_identity(id, sizeof(id)), 0);
+	assert_string_equal(id, "job:bert-3");
+	assert_int_equal(mltcp_job_identity(small, sizeof(small)), -1);
+	clear_job_env();
+}
+
+/* One identity, one tie-break; identities a digit apart spread over the range */
+static void test_job_tiebreak(void **state)
+{
+	unsigned int quarter[4] = { 0 }, i;
+	char id[32];
+
+	(void)state;
+	assert_int_equal(mltcp_job_id_tiebreak("slurm:4242.0"),
+			 mltcp_job_id_tiebreak("slurm:4242.0"));
+	assert_int_not_equal(mltcp_job_id_tiebreak("slurm:4242.0"),
+			     mltcp_job_id_tiebreak("slurm:4243.0"));
+	for (i = 0; i < 1000; i++) {
+		uint32_t t;
+
+		snprintf(id, sizeof(id), "slurm:%u.0", 1000 + i);
+		t = mltcp_job_id_tiebreak(id);
+		assert_true(t <= MLTCP_TIEBREAK_ABI_MAX);
+		quarter[t * 4 / (MLTCP_TIEBREAK_ABI_MAX + 1)]++;
+	}
+	/* 250 expected in each; 190 is more than four standard deviations below */
+	for (i = 0; i < 4; i++)
+		assert_true(quarter[i] > 190);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +381,8 @@ int main(void)
 		cmocka_unit_test(test_fd_reuse),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_q10),
+		cmocka_unit_test(test_job_identity),
+		cmocka_unit_test(test_job_tiebreak),
 	};
 
 	tcp_errno = mltcp_abi_version() < 0 ? ENOPROTOOPT : EOPNOTSUPP;
