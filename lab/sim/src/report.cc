@@ -81,6 +81,7 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
     md << "- Network: " << in.topology << "; " << in.queues << ".\n";
     md << "- Transport: stock " << CcAlgoName(sc.cc) << " against " << CcAlgoName(sc.MltcpAlgo())
        << ", iterations " << (sc.marks ? "marked through MltcpHints" : "learned (no hints)")
+       << ", " << (sc.jobTiebreak ? "one tie-break per job" : "a tie-break per connection")
        << "; MSS " << kSimMss << " B, initial window 10, min RTO " << Fmt(sc.minRtoMs, 0)
        << " ms, delayed ACK " << Fmt(sc.delAckMs, 1) << " ms.\n";
     md << "- Jobs: " << main.jobs.size() << " at the main point, time scale " << sc.timeScale
