@@ -53,11 +53,11 @@ FBinName(uint32_t i)
 std::vector<std::string>
 Columns()
 {
-    std::vector<std::string> c = {"id",         "job",         "node",     "cc",
-                                  "local",      "peer",        "tiebreak",   "sent_bytes", "retx_bytes",
-                                  "rtos",       "loss_ms",     "recoveries", "recovery_rtos",
-                                  "recovery_ms", "cwrs",       "idle_restarts", "restarts",
-                                  "lowered"};
+    std::vector<std::string> c = {"id",          "job",        "node",          "cc",
+                                  "local",       "peer",       "tiebreak",      "sent_bytes",
+                                  "retx_bytes",  "rtos",       "loss_ms",       "recoveries",
+                                  "recovery_rtos", "recovery_ms", "cwrs",       "idle_restarts",
+                                  "restarts",    "lowered"};
     for (const char* n : kYieldEndNames)
     {
         c.push_back(std::string("yield_") + n);
