@@ -42,6 +42,8 @@ INFO_SIZE_V3 = 80
 F_SIZE_GIVEN = 0x1
 F_BOUNDS_GIVEN = 0x2
 F_TIEBREAK_GIVEN = 0x4
+F_OVERRUN = 0x8
+F_UNEARNED = 0x10
 
 
 class _MltcpInfo(ctypes.Structure):
@@ -90,6 +92,9 @@ class Info:
         self.f = raw.f / Q10_ONE
         self.cwnd = raw.cwnd
         self.tiebreak_given = bool(raw.flags & F_TIEBREAK_GIVEN)
+        # F is 1: the iteration passed its bound, or a mark awaits its idle gap
+        self.overrun = bool(raw.flags & F_OVERRUN)
+        self.unearned = bool(raw.flags & F_UNEARNED)
         self.tiebreak_q10 = raw.tiebreak
         self.tiebreak = raw.tiebreak / Q10_ONE
         # zero from an ABI 1 module, which fills only the first 64 bytes
