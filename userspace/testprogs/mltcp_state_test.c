@@ -108,7 +108,6 @@ static void run(int family, const char *algo, uint64_t bytes, int iters)
 		 */
 		unsigned int want_phase_f = want_phase(k ? MLTCP_ABI_PHASE_RAMP :
 						       MLTCP_ABI_PHASE_UNEARNED);
-
 		unsigned int want_mark = phase_after_mark(c.cli);
 
 		if (mltcp_iteration_begin(c.cli, k == 0 ? bytes : 0) < 0) {
