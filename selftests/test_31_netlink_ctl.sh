@@ -308,20 +308,14 @@ sleep 2
 dump_c=$(in_ns "$NS_C" "$CTL" -j sockets)
 wait $client
 rc=$?
-python3 - "$dump_c" <<'P'
+python3 - "$dump_c" "$(dirname "$TIEBREAK")" <<'P'
 import json, sys
+sys.path.insert(0, sys.argv[2])
+from tiebreak import siphash24
 
 def job_tiebreak(identity):
-    # userspace/lib/job_id.h, written again: FNV-1a 64, MurmurHash3's finaliser
-    m = (1 << 64) - 1
-    h = 0xcbf29ce484222325
-    for b in identity.encode():
-        h = ((h ^ b) * 0x100000001b3) & m
-    h ^= h >> 33
-    h = (h * 0xff51afd7ed558ccd) & m
-    h ^= h >> 33
-    h = (h * 0xc4ceb9fe1a85ec53) & m
-    h ^= h >> 33
+    # userspace/lib/job_id.h: SipHash-2-4 under the public key "mltcp-job-tiebrk"
+    h = siphash24(b"mltcp-job-tiebrk", identity.encode())
     return ((h >> 32) * 1025) >> 32
 
 d = json.loads(sys.argv[1])

@@ -19,6 +19,13 @@
 #include <string.h>
 
 #include "mltcp/libmltcp.h"
+/* the core's SipHash; its per-socket helper's name is libmltcp's */
+#define mltcp_set_tiebreak mltcp_core_set_tiebreak
+#include "mltcp_core.h"
+#undef mltcp_set_tiebreak
+
+/* The longest identity, with its terminating NUL (mltcp_job_identity()'s @len). */
+#define MLTCP_JOB_ID_MAX	256
 
 /**
  * mltcp_job_identity() - the job's identity, as every rank sees it
@@ -56,32 +63,45 @@ static inline int mltcp_job_identity(char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
+/*
+ * The key of the job's hash: public and fixed, since every rank must draw
+ * the same value with nothing shared but the identity.  It is the bytes
+ * "mltcp-job-tiebrk" as two little-endian words.
+ */
+static const struct mltcp_tiebreak_key mltcp_job_id_key = {
+	.k0 = 0x6f6a2d7063746c6dULL,	/* "mltcp-jo" */
+	.k1 = 0x6b72626569742d62ULL,	/* "b-tiebrk" */
+};
+
 /**
  * mltcp_job_id_tiebreak() - the tie-break of a job's identity
  * @id: mltcp_job_identity()
  *
- * FNV-1a over the identity, then MurmurHash3's 64-bit finaliser so that
- * identities a digit apart land far apart; the upper half is spread over
- * the range as a random draw is.  Jobs' values are as good as independent
- * draws, and a job's are equal on every rank.  Not secret, and need not be: a socket
- * may ask for any tie-break up to MLTCP_TIEBREAK_ABI_MAX.
+ * The core's SipHash-2-4 (mltcp_siphash24()) of the identity under a
+ * public key, mapped as a drawn tie-break is (mltcp_tiebreak_from_word()):
+ * jobs' values are as good as independent draws, and a job's are equal on
+ * every rank.  Not secret, and need not be: a socket may ask for any
+ * tie-break up to MLTCP_TIEBREAK_ABI_MAX.
  *
  * Return: a tie-break, Q10, in [0, MLTCP_TIEBREAK_ABI_MAX].
  */
 static inline uint32_t mltcp_job_id_tiebreak(const char *id)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t m[MLTCP_JOB_ID_MAX / 8] = { 0 }, tail = 0;
+	size_t len = strnlen(id, MLTCP_JOB_ID_MAX - 1), i;
 
-	for (; *id; id++) {
-		h ^= (unsigned char)*id;
-		h *= 0x100000001b3ULL;
+	/* the message as little-endian words: whole blocks in @m, the rest in @tail */
+	for (i = 0; i < len; i++) {
+		uint64_t byte = (unsigned char)id[i];
+
+		if (i < len - len % 8)
+			m[i / 8] |= byte << (8 * (i % 8));
+		else
+			tail |= byte << (8 * (i % 8));
 	}
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return (uint32_t)(((h >> 32) * (MLTCP_TIEBREAK_ABI_MAX + 1)) >> 32);
+	return mltcp_tiebreak_from_word((uint32_t)(mltcp_siphash24(&mltcp_job_id_key, m,
+								   (u32)(len / 8), tail,
+								   (u32)len) >> 32));
 }
 
 #endif /* MLTCP_LIB_JOB_ID_H */

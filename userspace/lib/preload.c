@@ -114,7 +114,7 @@ static void cfg_load(void)
 	}
 	cfg.tiebreak = -1;
 	if (tb && !strcmp(tb, "job")) {
-		char id[256];
+		char id[MLTCP_JOB_ID_MAX];
 
 		if (mltcp_job_identity(id, sizeof(id)) == 0)
 			cfg.tiebreak = mltcp_job_id_tiebreak(id);

@@ -352,8 +352,11 @@ static void test_job_tiebreak(void **state)
 	char id[32];
 
 	(void)state;
-	assert_int_equal(mltcp_job_id_tiebreak("slurm:4242.0"),
-			 mltcp_job_id_tiebreak("slurm:4242.0"));
+	/* SipHash-2-4 of the identity, as selftests/tiebreak.py computes it apart */
+	assert_int_equal(mltcp_job_id_tiebreak("slurm:4242.0"), 193);
+	assert_int_equal(mltcp_job_id_tiebreak("master:10.0.0.1:29500"), 107);
+	assert_int_equal(mltcp_job_id_tiebreak("xxxxxxxx"), 168);	/* one whole block */
+	assert_int_equal(mltcp_job_id_tiebreak("xxxxxxxxxxxxxxxx"), 896);
 	assert_int_not_equal(mltcp_job_id_tiebreak("slurm:4242.0"),
 			     mltcp_job_id_tiebreak("slurm:4243.0"));
 	for (i = 0; i < 1000; i++) {
