@@ -30,7 +30,7 @@ static inline u64 mltcp_median3(u64 a, u64 b, u64 c)
  * mltcp_hist_len() - how many entries of @ms->hist are valid
  * @ms: socket state
  *
- * The last min(@ms->iters, MLTCP_HIST_LEN); after 2^30 iterations the count
+ * The last min(@ms->iters, MLTCP_HIST_LEN); after 2^29 iterations the count
  * wraps and the history starts afresh, as on a new connection.
  *
  * Return: the number of valid entries, oldest first.

@@ -12,9 +12,9 @@
  *                                  | the mark's idle gap passed,
  *                                  | an iteration showed the size
  *                                  v
- *      YIELD --- no queue, or ---> RAMP <--- backoff ---> TOP
- *        ^       its limit          |                      |
- *        |                          +----------+-----------+
+ *      YIELD --- no queue, or ---> RAMP <-- deepest backoff --> TOP
+ *        ^       its limit          |     and a cut              |
+ *        |                          +----------+-----------------+
  *        |                                     | bytes > overrun * size, or
  *        |                                     | the allowance is spent
  *        |                                     v
@@ -45,7 +45,8 @@
  *	size (mltcp_iter_overrun()), or outlasted sixteen times the idle gap
  *	before it (mltcp_allowance_over()); F = 1 until the next iteration
  * @MLTCP_PHASE_RAMP: F = slope * min(1, bytes_ratio + head start) + intercept
- * @MLTCP_PHASE_TOP: the backoff is at its deepest; F = slope + intercept
+ * @MLTCP_PHASE_TOP: the backoff is at its deepest and the window was cut
+ *	in this iteration (mltcp_top_earned()); F = slope + intercept
  * @MLTCP_PHASE_YIELD: the restarted window holds while another flow queues
  */
 enum mltcp_phase {
@@ -77,7 +78,7 @@ static inline enum mltcp_phase mltcp_rules_phase(const struct mltcp_sock *ms, in
 		return MLTCP_PHASE_UNEARNED;
 	if ((ms->flags & MLTCP_SF_SPENT) || mltcp_iter_overrun(ms, overrun, done))
 		return MLTCP_PHASE_OVERRUN;
-	return mltcp_backoff_at_top(ms) ? MLTCP_PHASE_TOP : MLTCP_PHASE_RAMP;
+	return mltcp_top_earned(ms) ? MLTCP_PHASE_TOP : MLTCP_PHASE_RAMP;
 }
 
 /**
@@ -113,10 +114,10 @@ static inline void mltcp_enter_unearned(struct mltcp_sock *ms)
 		mltcp_set_phase(ms, MLTCP_PHASE_UNEARNED);
 }
 
-/* A yield ends: F ramps, or stays at its top at the deepest backoff. */
+/* A yield ends: F ramps, or is at its top where that is earned. */
 static inline void mltcp_enter_ramp(struct mltcp_sock *ms)
 {
-	mltcp_set_phase(ms, mltcp_backoff_at_top(ms) ? MLTCP_PHASE_TOP : MLTCP_PHASE_RAMP);
+	mltcp_set_phase(ms, mltcp_top_earned(ms) ? MLTCP_PHASE_TOP : MLTCP_PHASE_RAMP);
 }
 
 /**

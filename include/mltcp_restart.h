@@ -174,6 +174,27 @@ static inline bool mltcp_backoff_at_top(const struct mltcp_sock *ms)
 }
 
 /**
+ * mltcp_top_earned() - does F stay at its top?
+ * @ms: socket state
+ *
+ * Two signals, not one.  The deepest backoff says the restarts kept
+ * meeting a queue, which RTT samples alone show, and a receiver that
+ * delays its ACKs can make them show it.  A cut of the window since the
+ * iteration's communication began says the link was congested in a way the
+ * base algorithm paid for (a loss, CE marks, a local drop): a receiver
+ * that forges one costs its sender half its window in every iteration it
+ * wants the top.  A job beside one it cannot take turns with meets both
+ * in each overlapping phase, and its F goes to the top from the first
+ * cut; before that it ramps.
+ *
+ * Return: true at the deepest backoff after a cut in this iteration.
+ */
+static inline bool mltcp_top_earned(const struct mltcp_sock *ms)
+{
+	return mltcp_backoff_at_top(ms) && ms->cut;
+}
+
+/**
  * mltcp_backoff_octaves() - how many halvings of the gap a backoff stands for
  * @n: backoff, in [0, MLTCP_BACKOFF_MAX]
  *
@@ -231,8 +252,9 @@ static inline void mltcp_backoff_step(struct mltcp_sock *ms, bool deeper)
  * @gap_us: the idle gap before it
  * @now_ms: the caller's millisecond clock
  *
- * The clock starts and the iteration's allowance is new.  A learned flow's
- * gap reference is the learner's; a marked one's is this gap.
+ * The clock starts, the iteration's allowance is new and no cut is
+ * counted yet (mltcp_top_earned()).  A learned flow's gap reference is the
+ * learner's; a marked one's is this gap.
  */
 static inline void mltcp_iter_clock_start(struct mltcp_sock *ms, u32 gap_us, u32 now_ms)
 {
@@ -241,6 +263,7 @@ static inline void mltcp_iter_clock_start(struct mltcp_sock *ms, u32 gap_us, u32
 					  MLTCP_ITER_REF_MAX_US);
 	ms->start_ms = now_ms;
 	ms->flags &= (u8)~MLTCP_SF_SPENT;
+	ms->cut = 0;
 }
 
 /* Milliseconds since the iteration's communication began. */

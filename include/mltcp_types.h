@@ -84,9 +84,11 @@ enum mltcp_mode {
  * @bytes_per_iter: bytes per iteration, given or learned; 0 = unknown
  * @hist: sizes of the last completed iterations, oldest first
  *	(mltcp_hist_len() are valid)
- * @iters: completed iterations, 30 bits
+ * @iters: completed iterations, 29 bits
  * @free_yield: the last yield ended without a queue and did not step the
  *	backoff down (mltcp_backoff_step())
+ * @cut: the base algorithm cut the window (a loss, CE marks, a local
+ *	drop) since the iteration's communication began (mltcp_top_earned())
  * @size_shown: a completed iteration showed the size in use
  *	(mltcp_confirm_size())
  * @start_ms: when the iteration's communication began, in the caller's
@@ -112,8 +114,9 @@ struct mltcp_sock {
 	u64 mark;
 	u64 bytes_per_iter;
 	u64 hist[MLTCP_HIST_LEN];
-	u32 iters:30;
+	u32 iters:29;
 	u32 free_yield:1;
+	u32 cut:1;
 	u32 size_shown:1;
 	u32 start_ms;
 	u16 carry;

@@ -30,44 +30,18 @@
 # 20 Mbit/s: the bulk flow must fill the FIFO under an emulated guest too (test_37).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_flows.sh"
+. "$(dirname "$0")/lib_trace.sh"
 
-T=/sys/kernel/tracing
 RATE=20
 BULK_S=8
 PORT=5201
 tap_plan 6
-[ -x "$ML_BIN/mltcp-bench" ] || bail "mltcp-bench is built ($ML_BIN; make userspace)"
-[ -d "$T/events" ] || mount -t tracefs tracefs "$T" || bail "tracefs is mounted"
-ml_modprobe mltcp_reno || bail "load mltcp_reno"
-ml_params slope=1 intercept=1 mode=learned || bail "F = ratio + 1, mode learned"
-tmp=$(mktemp -d)
-at_exit "rm -rf $tmp"
-at_exit "echo 0 >$T/events/mltcp/enable; echo >$T/trace; echo $(cat $T/buffer_size_kb) >$T/buffer_size_kb"
-echo 4096 >$T/buffer_size_kb
+marked_job_prepare
+tmp=$MARKED_DIR
 QLIMIT_BYTES=60000 dumbbell_setup $RATE tbf 2 || bail "dumbbell topology"
 
-echo >$T/trace
-for e in mltcp_restart mltcp_yield mltcp_iteration; do
-	echo 1 >"$T/events/mltcp/$e/enable" || bail "enable mltcp:$e"
-done
-"$ML_BIN/mltcp-bench" -q --no-ideal --hints --cc mltcp_reno --no-topology \
-	--snd-ns "${NS_S[0]}" --rcv-ns "${NS_R[0]}" --rcv-addr "${RCV_IP4[0]}" --port $PORT \
-	-j name=marked,compute_ms=150,bytes=250k,iterations=400,tiebreak=0 \
-	-o "$tmp/bench" >"$tmp/bench.log" 2>&1 &
-bench=$!
-at_exit "kill $bench 2>/dev/null"
-
-# count PATTERN: lines of the trace so far that match PATTERN
-count() { grep -c -- "$1" "$T/trace"; }
-for ((i = 0; i < 300; i++)); do
-	[ "$(count "mltcp_restart: sport=[0-9]* dport=$PORT ")" -ge 3 ] && break
-	kill -0 $bench 2>/dev/null || break
-	nap 0.2
-done
-n=$(count "mltcp_restart: sport=[0-9]* dport=$PORT ")
-[ "$n" -ge 3 ]
-tap_result "the marked job runs and restarts its window ($n restarts before the bulk flow)" $? ||
-	{ tail -n 20 "$tmp/bench.log" | diag_stream; bail "the marked job runs"; }
+trace_events mltcp_restart mltcp_yield mltcp_iteration || bail "the mltcp tracepoints are on"
+marked_job_start $PORT "the bulk flow"
 
 echo "bulk flow starts" >$T/trace_marker
 iperf_start_server "${NS_R[1]}" || bail "iperf3 server"
@@ -75,14 +49,7 @@ in_ns "${NS_S[1]}" iperf3 -c "${RCV_IP4[1]}" -p "$IPERF_PORT" -t $BULK_S -C reno
 echo "bulk flow stopped" >$T/trace_marker
 echo 1 >"$T/events/mltcp/mltcp_ack/enable" || bail "enable mltcp:mltcp_ack"
 # Enough iterations alone for the backoff to come back and F to ramp (or not).
-for ((i = 0; i < 300; i++)); do
-	[ "$(sed -n '/bulk flow stopped/,$p' "$T/trace" | grep -c "mltcp_iteration:")" -ge 22 ] && break
-	kill -0 $bench 2>/dev/null || break
-	nap 0.2
-done
-kill $bench 2>/dev/null
-wait $bench
-echo 0 >$T/events/mltcp/enable
+marked_job_stop_after "bulk flow stopped" "mltcp_iteration:" 22
 # the job's events (mltcp_iteration names the connection as dst=[ADDR]:PORT)
 grep -E "tracing_mark_write|dport=$PORT |dst=\[[^]]*\]:$PORT " "$T/trace" >"$tmp/trace"
 

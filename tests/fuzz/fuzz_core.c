@@ -19,6 +19,9 @@
  *      the next idle gap;
  *  (d) F > 1 only within sixteen times an idle gap's length after it ends
  *      (the allowance), to the core's millisecond clock;
+ *  (e) F at its top (MLTCP_PHASE_TOP) only after a cut of the window
+ *      (mltcp_hook_decrease()) since the connection or the algorithm began:
+ *      RTT samples, which a receiver can delay, never reach it alone;
  *  (b) every F is exactly 1 (1024) or within [intercept, slope + intercept],
  *      and a softened decrease stays within [reduced, cwnd];
  *  (c) no undefined behaviour nor memory error (UBSan, ASan).
@@ -30,8 +33,8 @@
  * The model is looser than the core on purpose (it does not know how the
  * core counts an iteration), so anything it reports is a hole.  A failed
  * check aborts with a message saying which.  To steer a run at one kind of
- * hole (tests/fuzz/README): FUZZ_CHECK=bound, =shown, =earned or =time keeps
- * one of the three checks of (a) or (d), with (b) and (c); FUZZ_SIZES=max or =fixed
+ * hole (tests/fuzz/README): FUZZ_CHECK=bound, =shown, =earned, =time or =top
+ * keeps one of the three checks of (a), or (d), or (e), with (b) and (c); FUZZ_SIZES=max or =fixed
  * restricts declared sizes to 2^48 or to 1 MB; FUZZ_START=shown starts
  * after an honest first iteration.  FUZZ_TRACE=1 prints each operation.
  *
@@ -118,9 +121,11 @@ struct sim {
 	int mark_pending;
 	/* (d): until when the idle gaps so far allow F > 1 */
 	u64 allowed_until_us;
+	/* (e): the window was cut since the connection or the algorithm began */
+	int cut;
 };
 
-static int check_bound = 1, check_shown = 1, check_earned = 1, check_time = 1;
+static int check_bound = 1, check_shown = 1, check_earned = 1, check_time = 1, check_top = 1;
 static int sizes_mode;	/* 0 any, 1 max, 2 fixed */
 static int start_shown;	/* FUZZ_START=shown */
 static int trace;	/* FUZZ_TRACE=1 */
@@ -363,6 +368,8 @@ static void do_ack(struct sim *s, u64 n, u32 rtt, uint8_t flags)
 	f = mltcp_sock_f_q10(&s->ms, s->g.mode, s->g.fparams, s->g.stagger, s->g.overrun,
 			     s->acked);
 	check_f(s, f);
+	if (check_top && s->ms.phase == MLTCP_PHASE_TOP && !s->cut)
+		fail(s, "F at its top with no cut of the window");
 	if (f <= MLTCP_Q10_ONE)
 		return;
 	/*
@@ -392,6 +399,7 @@ static void op_loss(struct sim *s, struct in *in)
 	connect_sock(s);
 	reduced = s->cwnd / 2 ? s->cwnd / 2 : 1;
 	out = mltcp_hook_decrease(&s->ms, &s->g, s->acked, s->cwnd, reduced);
+	s->cut = 1;
 	if (out < reduced || (out > s->cwnd && out != reduced))
 		fail(s, "softened decrease outside [reduced, cwnd]");
 	s->ssthresh = out;
@@ -446,6 +454,7 @@ static void op_switch(struct sim *s)
 	memset(&s->ms, 0, sizeof(s->ms));
 	s->decl = 0;
 	s->mark_pending = 0;
+	s->cut = 0;
 	s->connected = 0;
 	connect_sock(s);
 }
@@ -484,6 +493,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		check_shown = !strcmp(c, "shown");
 		check_earned = !strcmp(c, "earned");
 		check_time = !strcmp(c, "time");
+		check_top = !strcmp(c, "top");
 	}
 	if (z && !strcmp(z, "max"))
 		sizes_mode = 1;

@@ -270,9 +270,82 @@ static void test_yield_backoff(void **state)
 	assert_int_equal(mltcp_yield_backoff(&ms), 0);
 }
 
+/* The defaults, mode learned, the decrease not softened. */
+static void default_globals(struct mltcp_globals *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->fparams = PARAMS_DEFAULT;
+	g->idle_ms = MLTCP_IDLE_MS_DEFAULT;
+	g->overrun = OVERRUN;
+	g->mode = MLTCP_MODE_LEARNED;
+}
+
+/* One TX start with nothing in flight after @gap_us, at @now_ms; what it did in @out. */
+static void tx_start_out(struct mltcp_sock *ms, const struct mltcp_globals *g, u64 acked,
+			 u32 gap_us, u32 now_ms, struct mltcp_tx_out *out)
+{
+	struct mltcp_tx_in in;
+
+	memset(&in, 0, sizeof(in));
+	in.g = g;
+	in.bytes_acked = acked;
+	in.gap_us = gap_us;
+	in.srtt_us = 1000;
+	in.now_ms = now_ms;
+	in.cwnd = 40;
+	in.ssthresh = 100;
+	in.init_cwnd = 10;
+	in.min_rtt_us = 100;
+	in.ca_open = true;
+	mltcp_hook_tx_start(ms, &in, out);
+}
+
+/* As tx_start_out(); returns the phase after it. */
+static enum mltcp_phase tx_start_at(struct mltcp_sock *ms, const struct mltcp_globals *g,
+				    u64 acked, u32 gap_us, u32 now_ms)
+{
+	struct mltcp_tx_out out;
+
+	tx_start_out(ms, g, acked, gap_us, now_ms, &out);
+	return ms->phase;
+}
+
+/* One window-limited ACK with RTT sample @rtt_us; returns the phase after it. */
+static enum mltcp_phase ack_at(struct mltcp_sock *ms, const struct mltcp_globals *g,
+			       u64 acked, u32 rtt_us, u32 now_ms)
+{
+	struct mltcp_ack_out out;
+	struct mltcp_ack_in in;
+
+	memset(&in, 0, sizeof(in));
+	in.g = g;
+	in.bytes_acked = acked;
+	in.acked = 1;
+	in.cwnd = 200;
+	in.ssthresh = 100;
+	in.cwnd_clamp = 10000;
+	in.cwnd_limited = true;
+	in.rtt.rtt_us = rtt_us;
+	in.rtt.min_rtt_us = 100;
+	in.rtt.now_ms = now_ms;
+	mltcp_hook_ack(ms, &in, &out);
+	return ms->phase;
+}
+
+/* mltcp_hook_decrease() with the default globals: the base algorithm cut the window */
+static void cut_window(struct mltcp_sock *ms)
+{
+	struct mltcp_globals g;
+
+	default_globals(&g);
+	mltcp_hook_decrease(ms, &g, 0, 100, 50);
+	mltcp_check_phase(ms, MLTCP_MODE_LEARNED, NO_BOUND, 0, 0);
+}
+
 /*
- * A flow at the deepest backoff takes no turns: F at its top through the
- * whole iteration; two yields in a row that drain step it back to the ramp.
+ * A flow at the deepest backoff takes no turns: once the window was cut in
+ * the iteration, F is at its top through the rest of it; two yields in a
+ * row that drain step it back to the ramp.
  */
 static void test_no_turns_top_of_f(void **state)
 {
@@ -295,7 +368,12 @@ static void test_no_turns_top_of_f(void **state)
 	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 220), MLTCP_YIELD_EXPIRED);
 	assert_true(mltcp_backoff_at_top(&ms));
-	/* the top of F from the first byte, whatever the bytes acked */
+	/* RTT samples alone do not earn the top: F ramps until the window is cut */
+	assert_int_equal(ms.phase, MLTCP_PHASE_RAMP);
+	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), ONE);
+	cut_window(&ms);
+	assert_int_equal(ms.phase, MLTCP_PHASE_TOP);
+	/* then the top of F, whatever the bytes acked */
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), top);
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, MB), top);
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, mltcp_params_pack(ONE / 2, ONE),
@@ -305,21 +383,65 @@ static void test_no_turns_top_of_f(void **state)
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_OFF, PARAMS_DEFAULT, 0, NO_BOUND, 0), ONE);
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, mltcp_params_pack(0, ONE), 0, NO_BOUND,
 					  0), ONE);
-	/* one yield that finds the link free keeps the top ... */
+	/* one yield that finds the link free keeps the deepest backoff; the cut is the next one's */
 	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 5), MLTCP_YIELD_DRAINED);
 	assert_true(mltcp_backoff_at_top(&ms));
+	assert_int_equal(ms.phase, MLTCP_PHASE_RAMP);
+	cut_window(&ms);
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), top);
-	/* ... a second in a row: back to the ramp */
+	/* ... a second in a row: back to the ramp, cut or not */
 	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 5), MLTCP_YIELD_DRAINED);
 	assert_false(mltcp_backoff_at_top(&ms));
+	cut_window(&ms);
+	assert_int_equal(ms.phase, MLTCP_PHASE_RAMP);
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), ONE);
 	/* the size unknown: F = 1 at any backoff */
 	ms = new_sock(0);
 	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_MAX);
+	ms.cut = 1;
 	assert_true(mltcp_backoff_at_top(&ms));
 	assert_int_equal(mltcp_sock_f_q10(&ms, MLTCP_MODE_LEARNED, PARAMS_DEFAULT, 0, NO_BOUND, 0), ONE);
+}
+
+/*
+ * A receiver that delays its ACKs at every restart makes every yield run
+ * out its limit, and walks its sender to the deepest backoff; it never
+ * moves F to the top unless it also forges a loss, which costs the window.
+ */
+static void test_delayed_acks_do_not_earn_top(void **state)
+{
+	struct mltcp_globals g;
+	struct mltcp_sock ms = new_sock(0);
+	u64 acked = 0;
+	u32 t = 0, reduced;
+	int i, k;
+
+	(void)state;
+	default_globals(&g);
+	g.overrun = 0;
+	shown_size(&ms, MB);
+	assert_true(mltcp_learn_gap(&ms, 200000, MB));
+	for (i = 0; i < 12; i++) {
+		mltcp_enter_yield(&ms, 200000, t);
+		/* every sample 20 ms over a 100 us path, to the end of the limit */
+		for (k = 1; k <= 220; k += 20)
+			mltcp_yield_step(&ms, 20100, 100, t + k);
+		assert_false(mltcp_in_yield(&ms));
+		for (k = 1; k <= 50; k++) {
+			acked += MB / 50;
+			ack_at(&ms, &g, acked, 20100, t + 220 + 2 * k);
+			assert_int_not_equal(ms.phase, MLTCP_PHASE_TOP);
+		}
+		t += 520;
+	}
+	assert_true(mltcp_backoff_at_top(&ms));
+	/* the one cut that does earn it halves the window, the base's cut */
+	reduced = mltcp_hook_decrease(&ms, &g, acked, 100, 50);
+	assert_int_equal(reduced, 50);
+	ack_at(&ms, &g, acked + 1000, 20100, t);
+	assert_int_equal(ms.phase, MLTCP_PHASE_TOP);
 }
 
 /* mltcp_yield_step() as a yes/no: true while the flow holds its window */
@@ -382,68 +504,6 @@ static void test_yield(void **state)
 	mltcp_enter_yield(&ms, 100000, 1500);
 	assert_true(mltcp_yield_holds(&ms, 10000, 100, 1540));
 	assert_false(mltcp_yield_holds(&ms, 10000, 100, 1680));
-}
-
-/* The defaults, mode learned, the decrease not softened. */
-static void default_globals(struct mltcp_globals *g)
-{
-	memset(g, 0, sizeof(*g));
-	g->fparams = PARAMS_DEFAULT;
-	g->idle_ms = MLTCP_IDLE_MS_DEFAULT;
-	g->overrun = OVERRUN;
-	g->mode = MLTCP_MODE_LEARNED;
-}
-
-/* One TX start with nothing in flight after @gap_us, at @now_ms; what it did in @out. */
-static void tx_start_out(struct mltcp_sock *ms, const struct mltcp_globals *g, u64 acked,
-			 u32 gap_us, u32 now_ms, struct mltcp_tx_out *out)
-{
-	struct mltcp_tx_in in;
-
-	memset(&in, 0, sizeof(in));
-	in.g = g;
-	in.bytes_acked = acked;
-	in.gap_us = gap_us;
-	in.srtt_us = 1000;
-	in.now_ms = now_ms;
-	in.cwnd = 40;
-	in.ssthresh = 100;
-	in.init_cwnd = 10;
-	in.min_rtt_us = 100;
-	in.ca_open = true;
-	mltcp_hook_tx_start(ms, &in, out);
-}
-
-/* As tx_start_out(); returns the phase after it. */
-static enum mltcp_phase tx_start_at(struct mltcp_sock *ms, const struct mltcp_globals *g,
-				    u64 acked, u32 gap_us, u32 now_ms)
-{
-	struct mltcp_tx_out out;
-
-	tx_start_out(ms, g, acked, gap_us, now_ms, &out);
-	return ms->phase;
-}
-
-/* One window-limited ACK with RTT sample @rtt_us; returns the phase after it. */
-static enum mltcp_phase ack_at(struct mltcp_sock *ms, const struct mltcp_globals *g,
-			       u64 acked, u32 rtt_us, u32 now_ms)
-{
-	struct mltcp_ack_out out;
-	struct mltcp_ack_in in;
-
-	memset(&in, 0, sizeof(in));
-	in.g = g;
-	in.bytes_acked = acked;
-	in.acked = 1;
-	in.cwnd = 200;
-	in.ssthresh = 100;
-	in.cwnd_clamp = 10000;
-	in.cwnd_limited = true;
-	in.rtt.rtt_us = rtt_us;
-	in.rtt.min_rtt_us = 100;
-	in.rtt.now_ms = now_ms;
-	mltcp_hook_ack(ms, &in, &out);
-	return ms->phase;
 }
 
 /*
@@ -689,6 +749,7 @@ int main(void)
 		cmocka_unit_test(test_queue_seen),
 		cmocka_unit_test(test_yield_backoff),
 		cmocka_unit_test(test_no_turns_top_of_f),
+		cmocka_unit_test(test_delayed_acks_do_not_earn_top),
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_phase_stored),
 		cmocka_unit_test(test_allowance_marked),

@@ -131,7 +131,8 @@ enum mltcp_abi_mode {
  * UNEARNED  marked, or a new size declared, and not yet earned by an idle gap
  * OVERRUN   the iteration carried more than overrun times its size, until it ends
  * RAMP      F rises with the iteration's bytes, from intercept to slope + intercept
- * TOP       the flow takes no turns: F stays at slope + intercept
+ * TOP       the flow takes no turns (the deepest backoff, and a cut of the
+ *           window this iteration): F stays at slope + intercept
  * YIELD     the window restarted at the iteration's start and holds while
  *           another flow's queue shows
  */
