@@ -361,28 +361,25 @@ static inline bool mltcp_hook_ack(struct mltcp_sock *ms, const struct mltcp_ack_
  * @reduced: the base algorithm's window after it (its ssthresh)
  *
  * With @g->decrease the cut is divided by F (mltcp_soften_cut()), so the
- * flow further through its iteration also backs off less.  At the top of F
- * (MLTCP_PHASE_TOP) the cut is the base algorithm's: F there says nothing of
- * how far through its iteration the flow is, and a cut divided by a constant
- * only makes every such flow more aggressive, which over-committed links
- * pay in drops and timeouts.  The cut is counted for mltcp_top_earned():
- * the phase moves at the next hook (mltcp_check_phase()).
+ * flow further through its iteration also backs off less.  At the deepest
+ * backoff, where this cut earns the top of F (mltcp_top_earned(); the
+ * phase moves at the next hook), the cut is the base algorithm's: F there
+ * says nothing of how far through its iteration the flow is, and a cut
+ * divided by a constant only makes every such flow more aggressive, which
+ * over-committed links pay in drops and timeouts.
  *
  * Return: the window to use as ssthresh.
  */
 static inline u32 mltcp_hook_decrease(struct mltcp_sock *ms, const struct mltcp_globals *g,
 				      u64 acked, u32 cwnd, u32 reduced)
 {
-	u32 f;
-
-	if (!READ_ONCE(g->decrease) || mltcp_backoff_at_top(ms)) {
-		ms->cut = 1;
-		return reduced;
-	}
-	f = mltcp_sock_f_q10(ms, READ_ONCE(g->mode), READ_ONCE(g->fparams),
-			     READ_ONCE(g->stagger), READ_ONCE(g->overrun), acked);
 	ms->cut = 1;
-	return mltcp_soften_cut(cwnd, reduced, f);
+	if (!READ_ONCE(g->decrease) || mltcp_backoff_at_top(ms))
+		return reduced;
+	return mltcp_soften_cut(cwnd, reduced,
+				mltcp_sock_f_q10(ms, READ_ONCE(g->mode), READ_ONCE(g->fparams),
+						 READ_ONCE(g->stagger), READ_ONCE(g->overrun),
+						 acked));
 }
 
 /**

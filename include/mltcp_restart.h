@@ -182,10 +182,10 @@ static inline bool mltcp_backoff_at_top(const struct mltcp_sock *ms)
  * delays its ACKs can make them show it.  A cut of the window since the
  * iteration's communication began says the link was congested in a way the
  * base algorithm paid for (a loss, CE marks, a local drop): a receiver
- * that forges one costs its sender half its window in every iteration it
- * wants the top.  A job beside one it cannot take turns with meets both
- * in each overlapping phase, and its F goes to the top from the first
- * cut; before that it ramps.
+ * that forges one costs its sender a cut in every iteration it wants the
+ * top.  A job beside one it cannot take turns with, behind a router's
+ * FIFO or an ECN queue, meets both in the phases they share, and its F
+ * goes to the top from the first cut; before that it ramps.
  *
  * Return: true at the deepest backoff after a cut in this iteration.
  */

@@ -2,7 +2,7 @@
 # A receiver that delays its ACKs cannot give its sender the top of F. The top needs
 # the deepest backoff and a cut of the window in the same iteration
 # (mltcp_top_earned()); RTT samples alone move the backoff, and a receiver can make
-# them show a queue, but it cannot cut its sender's window without costing it half.
+# them show a queue, but it cannot cut its sender's window without costing it the cut.
 #
 # A marked job (mltcp-bench --hints, tie-break 0, so that F ramps from 1 each
 # iteration) sends 250 kB iterations after 150 ms of compute through a link it does
