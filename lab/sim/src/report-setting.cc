@@ -71,12 +71,13 @@ QueueText(const Scenario& sc, const Topology& topo)
         buf,
         sizeof buf,
         "%s, %u packets a switch port (%.2g BDP: %.0f us longest idle RTT between "
-        "groups at the host rate)%s",
+        "groups at the host rate)%s%s",
         sc.ecn ? "ECN marking above a step" : "tail drop",
         q.bufferPackets,
         q.bufferPackets / (sc.hostRateMbps * topo.MaxBaseRttUs() / 8 / kSimWireBytes),
         topo.MaxBaseRttUs(),
-        sc.ecn ? (", marking above " + std::to_string(q.ecnThreshold) + " packets").c_str() : "");
+        sc.ecn ? (", marking above " + std::to_string(q.ecnThreshold) + " packets").c_str() : "",
+        sc.hostAcksFirst ? "; hosts send pure ACKs ahead of data" : "");
     return buf;
 }
 

@@ -64,6 +64,7 @@ MakeQueues(const Scenario& sc, const Topology& topology)
     double bdpPackets = sc.hostRateMbps * topology.MaxBaseRttUs() / 8 / kSimWireBytes;
     QueueConfig q;
     q.ecn = sc.ecn;
+    q.hostAcksFirst = sc.hostAcksFirst;
     q.bufferPackets = sc.bufferPackets
                           ? sc.bufferPackets
                           : std::max<uint32_t>(2, uint32_t(std::lround(sc.bufferBdp * bdpPackets)));

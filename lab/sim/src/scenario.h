@@ -68,6 +68,7 @@ struct Scenario
     double coreDelayUs = 250; //!< switch-to-switch links
 
     bool ecn = false;
+    bool hostAcksFirst = false; //!< host_queue = acks_first (host-queue.h), else a FIFO
     double bufferBdp = 1;       //!< switch port buffer, BDPs of the longest idle path
     uint32_t bufferPackets = 0; //!< overrides bufferBdp when set
     double ecnThresholdBdp = 0.5;

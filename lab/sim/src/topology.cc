@@ -289,7 +289,8 @@ Topology::Build(const QueueConfig& queues)
             if (m_vertices[d.from].host)
             {
                 tc.SetRootQueueDisc(
-                    "ns3::FifoQueueDisc",
+                    queues.hostAcksFirst ? "ns3::MltcpSimHostAcksFirstQueueDisc"
+                                         : "ns3::FifoQueueDisc",
                     "MaxSize",
                     QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, queues.hostQueuePackets)));
             }

@@ -36,7 +36,8 @@ struct QueueConfig
     bool ecn = false;                 //!< marking ECN above the threshold, else tail drop
     uint32_t bufferPackets = 100;     //!< switch port buffer
     uint32_t ecnThreshold = 20;       //!< packets queued from which arrivals are marked
-    uint32_t hostQueuePackets = 1000; //!< a host NIC's FIFO
+    uint32_t hostQueuePackets = 1000; //!< a host NIC's buffer
+    bool hostAcksFirst = false;       //!< hosts send pure ACKs ahead of data (host-queue.h)
 };
 
 /** A flow between two hosts, as the routing hashes it. */
