@@ -17,8 +17,8 @@
 #      CE mark at the bottleneck (premise: there the only signal is the ACKs' delay). A
 #      cut is the socket entering CWR, Recovery or Loss (the kernel's own
 #      tcp:tcp_cong_state_set, state >= 2), as the algorithm's ssthresh runs only there;
-#      nothing is lost here, but a guest its host stalls can still take one now and
-#      then (beside a second guest, 3 runs of 10 had one), and an iteration it cut may
+#      nothing is lost here, but a loaded guest can still take one now and then
+#      (beside a second guest, 3 runs of 10 had one), and an iteration it cut may
 #      rightly reach the top, so such iterations are counted and left out, never hoped
 #      away;
 #   4. in those uncut iterations none of the job's ACKs is taken at the top of F
@@ -72,7 +72,7 @@ awk '
 	!s { next }
 	/mltcp_yield:/ && / backoff=3$/ { deep = 1 }
 	/mltcp_restart:/ { if (n) print top, lo, hi, n, cut; top = 0; lo = 99999; hi = 0; n = 0; cut = 0; next }
-	deep && /tcp_cong_state_set:/ && / cong_state=[234]$/ { cut = 1; next }
+	/tcp_cong_state_set:/ && / cong_state=[234]$/ { cut = 1; next }
 	deep && /mltcp_ack:/ {
 		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		if (v["phase"] == "yield") next
