@@ -81,10 +81,13 @@ last=$(awk 'END { print $2 }' "$tmp/after")
 tap_result "and the backoff comes back to 0 alone (yield ${first_zero:-none} of $(wc -l <"$tmp/after")) and stays there (${last:-none} at the last)" $?
 
 # Between two marks (mltcp_iteration) after the stop: a restart, or a yield that held
-# at the first mark (a restart and no mltcp_yield since).
-read -r iters restarts held unstarted < <(awk '
+# at the first mark (a restart and no mltcp_yield since). For an iteration with neither,
+# the window of the last ACK in congestion avoidance before its mark (mltcp_ack's cwnd):
+# a restart that finds the window at the initial one lowers nothing and traces nothing.
+read -r iters restarts held unstarted neither < <(awk '
 	/tracing_mark_write: bulk flow stopped/ { s = 1; next }
 	!s { next }
+	/mltcp_ack:/ { for (i = 1; i <= NF; i++) if ($i ~ /^cwnd=/) cwnd = substr($i, 6) }
 	/mltcp_restart:/ { restarted = 1; holds = 1 }
 	/mltcp_yield:/ { holds = 0 }
 	/mltcp_iteration:/ {
@@ -92,11 +95,14 @@ read -r iters restarts held unstarted < <(awk '
 			it++
 			if (restarted) r++
 			else if (held_at_mark) h++
-			else bad++
+			else { bad++; which = which sprintf(" %d:cwnd=%s", it, at_mark) }
 		}
 		marked = 1; restarted = 0; held_at_mark = holds
+		at_mark = cwnd == "" ? "none" : cwnd
 	}
-	END { printf "%d %d %d %d\n", it, r, h, bad }' "$tmp/trace")
+	END { printf "%d %d %d %d%s\n", it, r, h, bad, which }' "$tmp/trace")
+[ "${unstarted:-0}" = 0 ] ||
+	diag "iterations with neither (the window of the last ACK before the mark): $neither"
 [ "$iters" -ge 8 ] && [ "$unstarted" = 0 ]
 tap_result "after the stop each of $iters iterations (>= 8) starts from the initial window ($restarts restarted it, $held still held it from the last yield, $unstarted neither)" $?
 
