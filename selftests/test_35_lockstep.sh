@@ -86,8 +86,8 @@ awk '/mltcp_ack:/ {
 }' "$tmp/trace" >"$tmp/f.txt"
 diag "port, ACK events in congestion avoidance, events with another F, mean F (Q10):"
 grep -v '^lead ' "$tmp/f.txt" | diag_stream
-read -r _ n0 bad0 mean0 < <(grep '^5201 ' "$tmp/f.txt")
-read -r _ n1 bad1 mean1 < <(grep '^5202 ' "$tmp/f.txt")
+read -r _ n0 bad0 _ < <(grep '^5201 ' "$tmp/f.txt")
+read -r _ n1 bad1 _ < <(grep '^5202 ' "$tmp/f.txt")
 read -r _ eighths lead per < <(grep '^lead ' "$tmp/f.txt")
 diag "the tie-break 1 job's lead in F where both ramp, per eighth of the iteration: $per"
 [ "${n0:-0}" -ge 100 ] && [ "${bad0:-1}" = 0 ]
