@@ -373,6 +373,9 @@ at_least() {
 	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'
 }
 
+# median X...: the median of the numbers X (the mean of the middle two for an even count).
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
 # within_pct A B PCT: true when A is within PCT percent of B.
 within_pct() {
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'

@@ -52,8 +52,6 @@ r = json.load(sys.stdin)
 print(" ".join("%.2f" % (s["receiver"]["bits_per_second"] / 1e6) for s in r["end"]["streams"]))'
 }
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
 jain() { python3 -c 'import sys; a, b = map(float, sys.argv[1:]); print("%.3f" % ((a + b) ** 2 / (2 * (a * a + b * b)) if a + b > 0 else 0))' "$@"; }
 
 # alternate MEASURE OK: up to ROUNDS rounds; each runs MEASURE ALGO for $base and

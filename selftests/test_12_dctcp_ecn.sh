@@ -82,8 +82,6 @@ allow() {
 }
 allow mltcp_dctcp dctcp
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
 # 1. RED + ECN, DCTCP on both ends, mltcp_dctcp and the kernel's dctcp in turn.
 dumbbell_setup "$RATE" red_ecn 1 || bail "dumbbell with RED ECN"
 # Both ends default to the algorithm: iperf3 applies -C only after connect(), so
@@ -112,8 +110,8 @@ ecn_round() {
 }
 # Up to five rounds, while mltcp_dctcp's median goodput is under 90% of dctcp's: a 6 s
 # flow's goodput follows its vCPU's stalls as much as the link (at 100 Mbit/s, one beside
-# a second guest got 62.9, the next 88.8), which one more flow of each tells from a real
-# difference.
+# a second guest got 62.9, the next 88.8: scripts/flake-report -n 3 --beside test_12),
+# which one more flow of each tells from a real difference.
 gs_ml="" gs_base="" rtts_ml="" alpha_ecn=0
 for ((k = 1; k <= 5; k++)); do
 	ecn_round "$k"
