@@ -10,7 +10,8 @@
  *                    disabled (static key), and everything it records is
  *                    read inside the enabled path
  *   mltcp_restart    a new iteration's first transmission restarted the
- *                    window: cwnd before and after
+ *                    window: cwnd before and after, equal when the window
+ *                    was at the initial one already; once per restart
  *   mltcp_yield      a restarted flow stopped yielding: how long it held its
  *                    initial window, whether the queue it met drained or the
  *                    bound (the iteration gap) ran out, and the RTT sample

@@ -99,10 +99,11 @@ struct mltcp_tx_in {
 
 /**
  * struct mltcp_tx_out - what the transmission-start hook does
- * @restarted: the window restarted: set @cwnd and @ssthresh
- * @cwnd_before: the window the restart replaced
+ * @restarted: the iteration's communication restarts (every restart, also
+ *	one that finds the window at the initial one): set @cwnd and @ssthresh
+ * @cwnd_before: the window the restart replaced (@cwnd when it was there)
  * @cwnd: the window from now on (unchanged unless @restarted)
- * @ssthresh: the threshold from now on (unchanged unless @restarted)
+ * @ssthresh: the threshold from now on (unchanged unless the window moved)
  * @gap_seen: the learner met an idle gap (learned iterations only)
  * @gap_ref: the learner's reference gap before it (struct mltcp_sock.gap_log8)
  * @gap_bursts: its burst counts before it (struct mltcp_sock.bursts)
@@ -152,12 +153,12 @@ static inline void mltcp_hook_tx_start(struct mltcp_sock *ms, const struct mltcp
 	out->ssthresh = in->ssthresh;
 	if (mltcp_restart_due(ms, mode, READ_ONCE(g->fparams), in->outstanding,
 			      in->gap_us, thresh)) {
+		out->restarted = true;
+		out->cwnd_before = in->cwnd;
+		out->cwnd = in->init_cwnd;
 		if (in->init_cwnd != in->cwnd) {
 			u32 bdp = mltcp_path_bdp(in->delivered, in->interval_us, in->min_rtt_us);
 
-			out->restarted = true;
-			out->cwnd_before = in->cwnd;
-			out->cwnd = in->init_cwnd;
 			out->ssthresh = mltcp_restart_ssthresh(in->ssthresh, in->cwnd, bdp,
 							       in->ca_open);
 		}

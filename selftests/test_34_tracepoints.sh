@@ -63,7 +63,7 @@ tap_result "learned iterations report their bytes (~400 kB) and duration (3 or m
 
 # Once F is in use (the learner knows the iteration's size: the last two or three of
 # the six iterations, fewer if a stall splits one), every iteration the learner ends
-# restarts the window (mltcp_restart fires where that changed it) and begins a yield,
+# restarts the window (mltcp_restart, at every restart) and begins a yield,
 # which ends once: at least one mltcp_yield, at most one per learned iteration. Alone on
 # the path, they end on a drained queue, never on the bound.
 learned=$(grep -c 'mltcp_iteration:.*source=learned' "$tmp/learned.trace")

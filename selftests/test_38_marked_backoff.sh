@@ -15,11 +15,12 @@
 #      back, 6 from the deepest; under TCG a yield now and then still sees a queue in a
 #      late sample and starts the count again, so how fast is the unit tests' to pin);
 #   5. each iteration still starts from the initial window (at least 8 after the stop):
-#      it restarts the window, or the yield of the last restart still held that window
-#      when the iteration was marked. At 20 Mbit/s the held window of 10 segments
+#      one mltcp_restart between each two marks, at 10 segments. The backoff shortens
+#      the yields, never the restarts. At 20 Mbit/s the held window of 10 segments
 #      queues 5.8 ms of its own, above the 1 ms a yield takes for another's queue
 #      (MLTCP_YIELD_QDELAY_US), so a yield whose first sample comes late holds to the
-#      next mark, and that iteration's restart has nothing to lower (no mltcp_restart);
+#      next mark or ends on the iteration's last ACKs: that restart finds the window
+#      at 10 already and reports cwnd_before=10;
 #   6. F ramps again from the bottom once the backoff is back at 0: in some iteration
 #      F (mltcp_ack's f_q10) rises from 1.25 or less to 1.75 or more, instead of being
 #      held at the top of F (2, where a flow that takes no turns stays).
@@ -80,31 +81,31 @@ last=$(awk 'END { print $2 }' "$tmp/after")
 [ -n "$first_zero" ] && [ "$last" = 0 ]
 tap_result "and the backoff comes back to 0 alone (yield ${first_zero:-none} of $(wc -l <"$tmp/after")) and stays there (${last:-none} at the last)" $?
 
-# Between two marks (mltcp_iteration) after the stop: a restart, or a yield that held
-# at the first mark (a restart and no mltcp_yield since). For an iteration with neither,
-# the window of the last ACK in congestion avoidance before its mark (mltcp_ack's cwnd):
-# a restart that finds the window at the initial one lowers nothing and traces nothing.
-read -r iters restarts held unstarted neither < <(awk '
+# Between two marks (mltcp_iteration) after the stop: the restarts and the window each
+# one set; an iteration without exactly one restart to 10 segments is listed with what it
+# had (the window of the last ACK in congestion avoidance before its mark, mltcp_ack's
+# cwnd, and its restarts' windows).
+read -r iters good bad < <(awk '
 	/tracing_mark_write: bulk flow stopped/ { s = 1; next }
 	!s { next }
 	/mltcp_ack:/ { for (i = 1; i <= NF; i++) if ($i ~ /^cwnd=/) cwnd = substr($i, 6) }
-	/mltcp_restart:/ { restarted = 1; holds = 1 }
-	/mltcp_yield:/ { holds = 0 }
+	/mltcp_restart:/ {
+		n++
+		for (i = 1; i <= NF; i++) if ($i ~ /^cwnd=/) to = to " " substr($i, 5)
+	}
 	/mltcp_iteration:/ {
 		if (marked) {
 			it++
-			if (restarted) r++
-			else if (held_at_mark) h++
-			else { bad++; which = which sprintf(" %d:cwnd=%s", it, at_mark) }
+			if (n == 1 && to == " 10") g++
+			else which = which sprintf(" %d:acked_cwnd=%s,restarts=%d(cwnd%s)", it, at_mark, n, to)
 		}
-		marked = 1; restarted = 0; held_at_mark = holds
+		marked = 1; n = 0; to = ""
 		at_mark = cwnd == "" ? "none" : cwnd
 	}
-	END { printf "%d %d %d %d%s\n", it, r, h, bad, which }' "$tmp/trace")
-[ "${unstarted:-0}" = 0 ] ||
-	diag "iterations with neither (the window of the last ACK before the mark): $neither"
-[ "$iters" -ge 8 ] && [ "$unstarted" = 0 ]
-tap_result "after the stop each of $iters iterations (>= 8) starts from the initial window ($restarts restarted it, $held still held it from the last yield, $unstarted neither)" $?
+	END { printf "%d %d%s\n", it, g, which }' "$tmp/trace")
+[ -z "$bad" ] || diag "iterations without one restart to 10 segments: $bad"
+[ "$iters" -ge 8 ] && [ "$good" = "$iters" ]
+tap_result "after the stop each of $iters iterations (>= 8) restarts once at the initial window ($good did)" $?
 
 # Per iteration (restart to restart) after the first yield at backoff 0: the lowest and
 # the highest F of the job's ACKs.

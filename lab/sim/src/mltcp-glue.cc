@@ -307,21 +307,15 @@ MltcpGlue::TxStart(Ptr<TcpSocketState> tcb)
         in.min_rtt_us = m_sim->MinRttUs();
     }
     in.ca_open = tcb->m_congState.Get() < TcpSocketState::CA_CWR;
-    bool due = mltcp_restart_due(&m_ms,
-                                 in.g->mode,
-                                 in.g->fparams,
-                                 in.outstanding,
-                                 in.gap_us,
-                                 mltcp_idle_threshold_us(in.g->idle_ms, in.srtt_us));
     mltcp_hook_tx_start(&m_ms, &in, &out);
     if (out.restarted)
     {
         tcb->m_ssThresh = out.ssthresh;
         tcb->m_cWnd = out.cwnd;
-    }
-    if (due && m_sim)
-    {
-        RecordRestart(out.restarted && out.cwnd < out.cwnd_before);
+        if (m_sim)
+        {
+            RecordRestart(out.cwnd < out.cwnd_before);
+        }
     }
 }
 
