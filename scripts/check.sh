@@ -107,6 +107,8 @@ stream lab/tests/test-bench-reports.sh || true
 stream lab/tests/test-demo-report.sh || true
 say "# ===== each caller's topology against its recorded dump (selftests/topology.sh, host)"
 stream lab/tests/test-topology.sh || true
+say "# ===== mltcp-bench: a job over several connections, one barrier (stock Reno, host)"
+stream lab/tests/test-bench-conns.sh || true
 say "# ===== scripts/deps.sh refuses kernel packages (stand-in apt and dpkg, host)"
 stream scripts/test-deps.sh || true
 say "# ===== native: the BPF backend on this machine's kernel, $(uname -r) (no guest)"

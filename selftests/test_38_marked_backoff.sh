@@ -91,7 +91,7 @@ read -r iters good bad < <(awk '
 	/mltcp_ack:/ { for (i = 1; i <= NF; i++) if ($i ~ /^cwnd=/) cwnd = substr($i, 6) }
 	/mltcp_restart:/ {
 		n++
-		for (i = 1; i <= NF; i++) if ($i ~ /^cwnd=/) to = to " " substr($i, 5)
+		for (i = 1; i <= NF; i++) if ($i ~ /^cwnd=/) to = to " " substr($i, 6)
 	}
 	/mltcp_iteration:/ {
 		if (marked) {

@@ -105,9 +105,9 @@ void write_meta(const char *dir, int argc, char **argv, const char *label)
 
 		fprintf(f,
 			"job%zu=name=%s,cc=%s,compute_ms=%g,bytes=%" PRIu64
-			",phases=%u,gap_ms=%g,iterations=%u,offset_ms=%g,compute=%s\n",
+			",phases=%u,gap_ms=%g,conns=%u,iterations=%u,offset_ms=%g,compute=%s\n",
 			j, p->name, p->cc[0] ? p->cc : "default", p->compute_ms, p->bytes,
-			p->phases, p->gap_ms, p->iterations, p->offset_ms,
+			p->phases, p->gap_ms, p->conns, p->iterations, p->offset_ms,
 			p->compute == COMPUTE_BUSY ? "busy" : "sleep");
 	}
 	for (unsigned i = 0; i < opt.nsysctl; i++)

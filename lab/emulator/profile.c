@@ -24,6 +24,7 @@ enum {
 	PK_COUNT = 1 << 9,
 	PK_KIND = 1 << 10,
 	PK_TIEBREAK = 1 << 11,
+	PK_CONNS = 1 << 12,
 };
 
 const char profile_keys_help[] =
@@ -32,12 +33,16 @@ const char profile_keys_help[] =
 	"                   64KiB (required)\n"
 	"  phases=N         communication phases per iteration (default 1)\n"
 	"  gap_ms=MS        compute between two phases of one iteration (default 0)\n"
+	"  conns=N          connections of the job, 1..16 (default 1): each phase's bytes\n"
+	"                   are split evenly over them and the phase ends once every\n"
+	"                   connection's share has arrived (a barrier over connections,\n"
+	"                   as a worker's several peers or servers)\n"
 	"  iterations=N     iterations (default 40)\n"
 	"  offset_ms=MS     start offset (default 0)\n"
 	"  compute=sleep|busy  how compute is emulated (default sleep)\n"
 	"  cc=NAME          congestion control (default: --cc, else the system default)\n"
-	"  tiebreak=X       MLTCP tie-break of the job's socket, 0..1 (default: the\n"
-	"                   one the kernel derives from the connection; set with or\n"
+	"  tiebreak=X       MLTCP tie-break of the job's sockets, 0..1 (default: the\n"
+	"                   one the kernel derives from each connection; set with or\n"
 	"                   without --hints)\n"
 	"  name=NAME        job name (default job<index>; replicas get -1, -2, ...)\n"
 	"  count=N          replicate this job N times (default 1)\n"
@@ -49,6 +54,7 @@ void profile_defaults(struct job_profile *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->phases = 1;
+	p->conns = 1;
 	p->iterations = 40;
 	p->compute = COMPUTE_SLEEP;
 	p->count = 1;
@@ -181,6 +187,12 @@ int profile_set_key(struct job_profile *p, const char *key, const char *val, cha
 				      MAX_PHASES);
 		p->phases = (unsigned)u;
 		p->have |= PK_PHASES;
+	} else if (!strcmp(key, "conns")) {
+		if (parse_uint(val, MAX_CONNS, &u) || u == 0)
+			return seterr(err, errlen, "conns: '%s' is not a number in 1..%d", val,
+				      MAX_CONNS);
+		p->conns = (unsigned)u;
+		p->have |= PK_CONNS;
 	} else if (!strcmp(key, "iterations")) {
 		if (parse_uint(val, 1000000, &u) || u == 0)
 			return seterr(err, errlen, "iterations: '%s' is not a number in 1..1000000",
@@ -216,8 +228,8 @@ int profile_set_key(struct job_profile *p, const char *key, const char *val, cha
 		p->have |= PK_TIEBREAK;
 	} else {
 		return seterr(err, errlen, "unknown key '%s' (known: name, cc, compute_ms, bytes, "
-				       "phases, gap_ms, iterations, offset_ms, compute, count, kind, "
-				       "tiebreak)", key);
+				       "phases, gap_ms, conns, iterations, offset_ms, compute, count, "
+				       "kind, tiebreak)", key);
 	}
 	return 0;
 }
@@ -225,7 +237,7 @@ int profile_set_key(struct job_profile *p, const char *key, const char *val, cha
 int profile_add(struct profile_set *set, const struct job_profile *p, char *err, size_t errlen)
 {
 	if (p->bulk && (p->have & (PK_COMPUTE_MS | PK_BYTES | PK_PHASES | PK_GAP_MS |
-				   PK_ITERATIONS | PK_COMPUTE)))
+				   PK_ITERATIONS | PK_COMPUTE | PK_CONNS)))
 		return seterr(err, errlen, "a kind=bulk flow takes only name, cc, offset_ms and count");
 	if (!p->bulk && !(p->have & PK_COMPUTE_MS))
 		return seterr(err, errlen, "job has no compute_ms");
@@ -233,6 +245,10 @@ int profile_add(struct profile_set *set, const struct job_profile *p, char *err,
 		return seterr(err, errlen, "job has no bytes");
 	if (p->gap_ms > 0 && p->phases < 2)
 		return seterr(err, errlen, "gap_ms needs phases >= 2");
+	if (p->bytes && p->bytes < p->conns)
+		return seterr(err, errlen,
+			      "bytes (%llu) below conns (%u): a connection would carry nothing",
+			      (unsigned long long)p->bytes, p->conns);
 	if (set->n + p->count > MAX_JOBS)
 		return seterr(err, errlen, "more than %d jobs", MAX_JOBS);
 	for (unsigned i = 0; i < p->count; i++) {

@@ -27,6 +27,7 @@
 #define CC_NAME_MAX 16 /* TCP_CA_NAME_MAX */
 #define MAX_JOBS 64
 #define MAX_PHASES 64
+#define MAX_CONNS 16 /* connections of one job */
 
 enum compute_kind { COMPUTE_SLEEP, COMPUTE_BUSY };
 
@@ -37,6 +38,7 @@ struct job_profile {
 	double gap_ms;		/* compute between two phases of one iteration */
 	uint64_t bytes;		/* payload bytes per communication phase */
 	unsigned phases;	/* communication phases per iteration */
+	unsigned conns;		/* connections a phase's bytes are split over (barrier over all) */
 	unsigned iterations;
 	double offset_ms;	/* start offset from the common start of the run */
 	enum compute_kind compute;

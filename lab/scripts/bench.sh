@@ -12,6 +12,11 @@
 #                             algorithm, 30 iterations) plus single-flow goodput;
 #                             writes lab/results/RESULTS.md (~70 min under TCG)
 #   lab/scripts/bench.sh full     grid, then the DDP stage (~75 min)
+#   lab/scripts/bench.sh overcommit   lab/grids/grid-overcommit.conf: four jobs asking ~1.5x
+#                             the link, one bound by a barrier over four connections,
+#                             behind a shallow buffer; each job under MLTCP against its
+#                             base (guards); writes lab/results/RESULTS-overcommit.md
+#                             (~25 min under TCG)
 #   lab/scripts/bench.sh ddp      only the PyTorch DDP scenarios (lab/grids/grid-ddp.conf,
 #                             lab/scripts/bench-ddp; `full` runs them too, after the grid);
 #                             writes lab/results/RESULTS-ddp.md (~75 min under TCG)
@@ -101,9 +106,13 @@ else
 		grid=lab/grids/grid.conf runs_m=${RUNS_MLTCP:-10} runs_b=${RUNS_BASE:-5}
 		timeout=10800
 		;;
+	overcommit)
+		grid=lab/grids/grid-overcommit.conf runs_m=${RUNS_MLTCP:-10} runs_b=${RUNS_BASE:-5}
+		timeout=5400
+		;;
 	ddp | ddp-pinned) ;;
 	*)
-		echo "usage: lab/scripts/bench.sh demo|grid|full|ddp|ddp-pinned|report DIR" >&2
+		echo "usage: lab/scripts/bench.sh demo|grid|full|overcommit|ddp|ddp-pinned|report DIR" >&2
 		exit 2
 		;;
 	esac
@@ -134,7 +143,7 @@ else
 	# A failed cell still leaves the others' results: report them, then fail.
 	# shellcheck disable=SC2086
 	gridcmd="lab/scripts/bench-grid -g $grid -m $runs_m -b $runs_b -i ${ITERATIONS:-30} '$res' ${CELLS:-}"
-	[ "$mode" != demo ] &&
+	[ "$mode" = grid ] || [ "$mode" = full ] &&
 		gridcmd="$gridcmd; m=\$?; lab/scripts/bench-goodput -n 3 -c 10 '$res' && exit \$m"
 	scripts/vm-run --rw "$res" --timeout "$timeout" -- bash -c "$gridcmd" || status=$?
 	[ "$mode" = full ] && ddp_stage "$res/ddp"
@@ -182,6 +191,36 @@ if [ "$mode" = demo ] || { [ "$mode" = report ] &&
 		cat "$res/table.md"
 	} >"$top/lab/results/DEMO.md"
 	[ -f "$res/demo.png" ] && cp "$res/demo.png" "$top/lab/results/demo.png"
+fi
+
+if [ "$mode" = overcommit ] || { [ "$mode" = report ] &&
+	grep -qx 'grid=lab/grids/grid-overcommit.conf' "$res/env.txt" 2>/dev/null; }; then
+	# run KEY: the run's KEY from its env.txt
+	run() { sed -n "s/^$1=//p" "$res/env.txt"; }
+	{
+		echo "# MLTCP where the link is over-committed: guest results"
+		echo
+		printf '%s\n' "Measured on kernel $(run kernel) ($(run cpus) vCPUs, $(run virt)) in" \
+			"$(($(run elapsed) / 60)) minutes: the cells of \`lab/grids/grid-overcommit.conf\`," \
+			"$(run runs_mltcp) runs per MLTCP variant and $(run runs_base) per base algorithm," \
+			"$(run iterations) iterations a run, every job released by one barrier. Reproduce with:"
+		echo
+		echo "    make -C lab overcommit      # = lab/scripts/bench.sh overcommit"
+		echo
+		echo "Four jobs whose phases ask about 1.5 times the link's time every iteration"
+		echo "(\`lab/grids/profiles/overcommit-four.conf\`): three with one connection (dp-1..3)"
+		echo "and one (ps) whose phase is split over four connections and ends when the last"
+		echo "of them has its share. No schedule lets them take turns; the guard asks that no"
+		echo "job run slower under MLTCP than under its base by more than"
+		echo "$(lab/scripts/targets.py get guard)x (each job's mean over the last half of a run,"
+		echo "median over the runs). Column meanings: \`lab/scripts/bench-grid-table\`; what the"
+		echo "cluster simulator finds in the same regime: \`lab/sim/README.md\`."
+		echo
+		echo "## Cells"
+		echo
+		sed '/^## Targets/,$d' "$res/table.md"
+		sed -n '/^## Targets/,$p' "$res/table.md"
+	} >"$top/lab/results/RESULTS-overcommit.md"
 fi
 
 if [ "$mode" = full ] || [ "$mode" = grid ]; then

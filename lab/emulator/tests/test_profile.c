@@ -244,8 +244,34 @@ static void test_bulk(void **state)
 	assert_int_equal(s.n, 2);
 }
 
+/* A job's connections: 1 by default, 1..16, never fewer bytes than connections, and
+ * nothing for a bulk flow (one stream). */
+static void test_conns(void **state)
+{
+	struct profile_set s = { .n = 0 };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(profile_parse_spec(&s, "compute_ms=1,bytes=1M", err, sizeof(err)), 0);
+	assert_int_equal(s.jobs[0].conns, 1);
+	assert_int_equal(profile_parse_spec(&s, "compute_ms=1,bytes=1M,conns=16", err, sizeof(err)),
+			 0);
+	assert_int_equal(s.jobs[1].conns, 16);
+	assert_int_equal(profile_parse_spec(&s, "compute_ms=1,bytes=1M,conns=0", err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "conns: '0' is not a number in 1..16"));
+	assert_int_equal(profile_parse_spec(&s, "compute_ms=1,bytes=1M,conns=17", err, sizeof(err)),
+			 -1);
+	assert_int_equal(profile_parse_spec(&s, "compute_ms=1,bytes=3,conns=4", err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "bytes (3) below conns (4)"));
+	assert_int_equal(profile_parse_spec(&s, "kind=bulk,conns=2", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "kind=bulk flow takes only"));
+	assert_int_equal(s.n, 2);
+}
+
 const struct CMUnitTest profile_tests[] = {
-	cmocka_unit_test(test_bulk),
+	cmocka_unit_test(test_bulk),	    cmocka_unit_test(test_conns),
 	cmocka_unit_test(test_parse_bytes), cmocka_unit_test(test_spec),
 	cmocka_unit_test(test_key_errors),  cmocka_unit_test(test_text),
 	cmocka_unit_test(test_text_errors), cmocka_unit_test(test_too_many_jobs),
