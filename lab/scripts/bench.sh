@@ -107,7 +107,7 @@ else
 		timeout=10800
 		;;
 	overcommit)
-		grid=lab/grids/grid-overcommit.conf runs_m=${RUNS_MLTCP:-10} runs_b=${RUNS_BASE:-5}
+		grid=lab/grids/grid-overcommit.conf runs_m=${RUNS_MLTCP:-10} runs_b=${RUNS_BASE:-10}
 		timeout=5400
 		;;
 	ddp | ddp-pinned) ;;
@@ -195,15 +195,15 @@ fi
 
 if [ "$mode" = overcommit ] || { [ "$mode" = report ] &&
 	grep -qx 'grid=lab/grids/grid-overcommit.conf' "$res/env.txt" 2>/dev/null; }; then
-	# run KEY: the run's KEY from its env.txt
-	run() { sed -n "s/^$1=//p" "$res/env.txt"; }
+	# run_env KEY: the run's KEY from its env.txt
+	run_env() { sed -n "s/^$1=//p" "$res/env.txt"; }
 	{
 		echo "# MLTCP where the link is over-committed: guest results"
 		echo
-		printf '%s\n' "Measured on kernel $(run kernel) ($(run cpus) vCPUs, $(run virt)) in" \
-			"$(($(run elapsed) / 60)) minutes: the cells of \`lab/grids/grid-overcommit.conf\`," \
-			"$(run runs_mltcp) runs per MLTCP variant and $(run runs_base) per base algorithm," \
-			"$(run iterations) iterations a run, every job released by one barrier. Reproduce with:"
+		printf '%s\n' "Measured on kernel $(run_env kernel) ($(run_env cpus) vCPUs, $(run_env virt)) in" \
+			"$(($(run_env elapsed) / 60)) minutes: the cells of \`lab/grids/grid-overcommit.conf\`," \
+			"$(run_env runs_mltcp) runs per MLTCP variant and $(run_env runs_base) per base algorithm," \
+			"$(run_env iterations) iterations a run, every job released by one barrier. Reproduce with:"
 		echo
 		echo "    make -C lab overcommit      # = lab/scripts/bench.sh overcommit"
 		echo
@@ -219,6 +219,12 @@ if [ "$mode" = overcommit ] || { [ "$mode" = report ] &&
 		echo "## Cells"
 		echo
 		sed '/^## Targets/,$d' "$res/table.md"
+		echo "## Jobs"
+		echo
+		echo "Who pays and who gains (\`lab/scripts/bench-grid-jobs\`):"
+		echo
+		lab/scripts/bench-grid-jobs "$res"
+		echo
 		sed -n '/^## Targets/,$p' "$res/table.md"
 	} >"$top/lab/results/RESULTS-overcommit.md"
 fi

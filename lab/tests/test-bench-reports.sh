@@ -10,10 +10,11 @@
 # whether a bootstrap interval of the pooled slowest job settles the guard, --ab
 # puts module variants side by side, each pooled over its rounds;
 # bench-ddp-trace attributes yields and retransmissions to the jobs whose sockets they
-# name; bench-grid-table judges the emulator's guard cells per job, and each kind of cell
-# by its targets; the targets are lab/targets.conf's: another file (MLTCP_TARGETS)
-# changes the verdicts of bench-grid-table and bench-ddp, a changed one the defaults
-# mltcp-bench is built with. Prints TAP.
+# name; bench-grid-table judges the emulator's guard cells per job (bench-grid-jobs shows
+# every job against its base), and each kind of cell by its targets; the targets are
+# lab/targets.conf's: another file (MLTCP_TARGETS) changes the verdicts of
+# bench-grid-table and bench-ddp, a changed one the defaults mltcp-bench is built with.
+# Prints TAP.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
@@ -25,7 +26,7 @@ trap 'rm -rf "$out" "$tmp"' EXIT
 . "$top/scripts/tap-result.sh"
 
 echo "TAP version 13"
-echo "1..32"
+echo "1..33"
 
 # counters: the median over a mode's runs of drops / retransmitted / timeouts / CPU busy
 lab/scripts/bench-ddp --report "$fix/counters" >"$out" 2>&1
@@ -232,6 +233,12 @@ lab/scripts/bench-grid-table "$grid" >"$out" 2>&1 &&
 	grep -qF '| incompatible | mltcp_reno | 3 | 0/3 (0%) | never | never | never (never) | 22 (23) | 0.13 | 1.303 (1.299–1.307) | 1.056x |' "$out" &&
 	grep -qF 'incompatible mltcp_reno: slowest job vs its time under reno 1.026x <= 1.03 met (bert; mean over the jobs 1.014x; median worst/ideal vs base 1.056x)' "$out"
 result "bench-grid-table judges a guard cell per job, against the job's time under the base" $?
+# the same per job, every job (bench-grid-jobs): bert pays 2.6%, vgg19 0.1%
+lab/scripts/bench-grid-jobs "$grid" >"$out" 2>&1 &&
+	grep -qF '| incompatible | bert | mltcp_reno | 3 | 192 (191–193) | 1.026x |' "$out" &&
+	grep -qF '| incompatible | vgg19 | mltcp_reno | 3 | 296 (295–299) | 1.001x |' "$out" &&
+	grep -qF '| incompatible | vgg19 | reno | 3 | 296 (293–297) | – |' "$out"
+result "bench-grid-jobs gives each job's time under MLTCP against its own under the base" $?
 
 # the same cell with MLTCP's vgg19 iterations made 5% longer: vgg19 is now the slowest
 cp -r "$grid" "$tmp/grid"
