@@ -9,14 +9,21 @@
 #      marks and learning;
 #   2. the outcome, over 5 runs of 20 iterations through a router FIFO of one BDP:
 #      in at least 4 runs the jobs leave the lockstep and interleave (both jobs'
-#      overlap below 10%) by iteration 15, and at least 3 runs converge
-#      (mltcp-bench's verdict: the worst job's mean over the last half within 1.10x
-#      its ideal).
+#      overlap below 10%) by iteration 15, and in at least 4 the jobs stay apart:
+#      over the last half, the larger of the two jobs' overlaps (the share of a job's
+#      communication the other's overlapped) is below one half on average, halfway
+#      between lockstep (1) and turns (0).
 # In this cell (lab/results/RESULTS.md, pair-router-1bdp) mltcp_reno's jobs left
-# lockstep by iteration 5 (median) and 10 of 10 runs converged; stock Reno's converged
-# in 1 of 5 runs, and in the median run never left lockstep. The thresholds leave room
-# for a noisy TCG guest (a run's verdict can miss by a sleep overshoot) without
-# accepting a pair that stays in lockstep.
+# lockstep by iteration 5 (median) and took turns in every iteration of the last half
+# (median of 10 runs); stock Reno's never left lockstep in the median run. Beside a
+# second guest, 5 runs each: the last half's mean overlap 0.12-0.24 with MLTCP, and
+# 0.24-0.85 with slope 0 (F = 1 and no restart: 3 runs of 5 at 0.5 or more, where 4
+# of 5 had an iteration apart by iteration 15 too, by chance under load). Turns,
+# not time: how close to its ideal an interleaved pair runs is the benchmark's to say
+# (mltcp-bench's verdict, the grid's pair.worst), and a loaded guest stretches the
+# two phases past the slack an iteration leaves them: beside a second guest pairs
+# interleaved from iteration 1-13 ran 1.07-1.28x their ideal, 13 runs of 20 over the
+# 1.10x the verdict asks, and overlapped by 10% or more in most iterations.
 #
 #   mltcp-bench's dumbbell: 2 senders ── router ══ tbf 100 Mbit/s FIFO 125 kB ══> switch ── 2 receivers
 . "$(dirname "$0")/lib.sh"
@@ -116,26 +123,32 @@ done
 rc=$?
 [ $rc = 0 ] || tail -n 20 "$tmp/runs.log" | diag_stream
 tap_result "mltcp-bench: 5 runs of the lockstep pair through the router FIFO" $rc
-# per run: converged (0/1), worst/ideal, first iteration after the first where both
-# jobs' overlap is below 10% (-1: never)
+# per run: the first iteration after the first where both jobs' overlap is below 10%,
+# and the mean over the last half of the larger overlap (mltcp-bench's verdict and
+# worst/ideal shown, not judged)
 python3 - "$tmp/runs" >"$tmp/verdicts" <<'EOF'
 import csv, os, sys
 d = sys.argv[1]
-firsts, conv = [], 0
+firsts, apart_runs = [], 0
 for r in csv.DictReader(open(os.path.join(d, "runs.csv"))):
-    conv += int(r["converged"])
     by = {}
     for x in csv.DictReader(open(os.path.join(d, r["dir"], "iterations.csv"))):
         if x["mode"] != "ideal":
             by.setdefault(int(x["iter"]), []).append(float(x["overlap"]))
-    first = next((i for i in sorted(by) if i > 0 and max(by[i]) < 0.10), 99)
+    apart = [i for i in sorted(by) if max(by[i]) < 0.10]
+    first = next((i for i in apart if i > 0), 99)
     firsts.append(first)
-    print("# run %s: converged %s, worst/ideal %s, interleaved from iteration %s"
-          % (r["run"], r["converged"], r["worst_ratio"], first if first < 99 else "never"))
-print(conv, sum(1 for f in firsts if f <= 15))
+    last = sorted(by)[len(by) // 2:]
+    mean = sum(max(by[i]) for i in last) / len(last) if last else 1
+    apart_runs += mean < 0.5
+    print("# run %s: interleaved from iteration %s, the last half's mean overlap %.2f"
+          " (verdict: converged %s, worst/ideal %s)"
+          % (r["run"], first if first < 99 else "never", mean, r["converged"],
+             r["worst_ratio"]))
+print(sum(1 for f in firsts if f <= 15), apart_runs)
 EOF
 grep '^#' "$tmp/verdicts"
-read -r conv early < <(grep -v '^#' "$tmp/verdicts")
-[ "${early:-0}" -ge 4 ] && [ "${conv:-0}" -ge 3 ]
-tap_result "the pair interleaves by iteration 15 in ${early:-0} of 5 runs (>= 4) and converges in ${conv:-0} (>= 3)" $?
+read -r early apart < <(grep -v '^#' "$tmp/verdicts")
+[ "${early:-0}" -ge 4 ] && [ "${apart:-0}" -ge 4 ]
+tap_result "the pair interleaves by iteration 15 in ${early:-0} of 5 runs (>= 4) and overlaps under one half over the last half in ${apart:-0} (>= 4)" $?
 tap_done

@@ -16,7 +16,7 @@
 #                             the link, one bound by a barrier over four connections,
 #                             behind a shallow buffer; each job under MLTCP against its
 #                             base (guards); writes lab/results/RESULTS-overcommit.md
-#                             (~25 min under TCG)
+#                             (~20 min under TCG)
 #   lab/scripts/bench.sh ddp      only the PyTorch DDP scenarios (lab/grids/grid-ddp.conf,
 #                             lab/scripts/bench-ddp; `full` runs them too, after the grid);
 #                             writes lab/results/RESULTS-ddp.md (~75 min under TCG)
