@@ -123,10 +123,32 @@ int parse_bytes(const char *s, uint64_t *out)
 	return -1;
 }
 
+/* A count key: a number in 1..max into *out; the message names the key. */
+static int set_count(const char *key, const char *val, unsigned long max, unsigned *out,
+		     char *err, size_t errlen)
+{
+	unsigned long u;
+
+	if (parse_uint(val, max, &u) || u == 0)
+		return seterr(err, errlen, "%s: '%s' is not a number in 1..%lu", key, val, max);
+	*out = (unsigned)u;
+	return 0;
+}
+
+/* A time key: milliseconds in 0..3600000 into *out; the message names the key. */
+static int set_ms(const char *key, const char *val, double *out, char *err, size_t errlen)
+{
+	double d;
+
+	if (parse_double(val, &d) || d > 3600e3)
+		return seterr(err, errlen, "%s: '%s' is not a time in ms (0..3600000)", key, val);
+	*out = d;
+	return 0;
+}
+
 int profile_set_key(struct job_profile *p, const char *key, const char *val, char *err,
 		    size_t errlen)
 {
-	unsigned long u;
 	double d;
 
 	if (!*val)
@@ -155,22 +177,16 @@ int profile_set_key(struct job_profile *p, const char *key, const char *val, cha
 		strcpy(p->cc, val);
 		p->have |= PK_CC;
 	} else if (!strcmp(key, "compute_ms")) {
-		if (parse_double(val, &d) || d > 3600e3)
-			return seterr(err, errlen, "compute_ms: '%s' is not a time in ms (0..3600000)",
-				      val);
-		p->compute_ms = d;
+		if (set_ms(key, val, &p->compute_ms, err, errlen))
+			return -1;
 		p->have |= PK_COMPUTE_MS;
 	} else if (!strcmp(key, "gap_ms")) {
-		if (parse_double(val, &d) || d > 3600e3)
-			return seterr(err, errlen, "gap_ms: '%s' is not a time in ms (0..3600000)",
-				      val);
-		p->gap_ms = d;
+		if (set_ms(key, val, &p->gap_ms, err, errlen))
+			return -1;
 		p->have |= PK_GAP_MS;
 	} else if (!strcmp(key, "offset_ms")) {
-		if (parse_double(val, &d) || d > 3600e3)
-			return seterr(err, errlen,
-				      "offset_ms: '%s' is not a time in ms (0..3600000)", val);
-		p->offset_ms = d;
+		if (set_ms(key, val, &p->offset_ms, err, errlen))
+			return -1;
 		p->have |= PK_OFFSET_MS;
 	} else if (!strcmp(key, "bytes")) {
 		uint64_t b;
@@ -182,28 +198,20 @@ int profile_set_key(struct job_profile *p, const char *key, const char *val, cha
 		p->bytes = b;
 		p->have |= PK_BYTES;
 	} else if (!strcmp(key, "phases")) {
-		if (parse_uint(val, MAX_PHASES, &u) || u == 0)
-			return seterr(err, errlen, "phases: '%s' is not a number in 1..%d", val,
-				      MAX_PHASES);
-		p->phases = (unsigned)u;
+		if (set_count(key, val, MAX_PHASES, &p->phases, err, errlen))
+			return -1;
 		p->have |= PK_PHASES;
 	} else if (!strcmp(key, "conns")) {
-		if (parse_uint(val, MAX_CONNS, &u) || u == 0)
-			return seterr(err, errlen, "conns: '%s' is not a number in 1..%d", val,
-				      MAX_CONNS);
-		p->conns = (unsigned)u;
+		if (set_count(key, val, MAX_CONNS, &p->conns, err, errlen))
+			return -1;
 		p->have |= PK_CONNS;
 	} else if (!strcmp(key, "iterations")) {
-		if (parse_uint(val, 1000000, &u) || u == 0)
-			return seterr(err, errlen, "iterations: '%s' is not a number in 1..1000000",
-				      val);
-		p->iterations = (unsigned)u;
+		if (set_count(key, val, 1000000, &p->iterations, err, errlen))
+			return -1;
 		p->have |= PK_ITERATIONS;
 	} else if (!strcmp(key, "count")) {
-		if (parse_uint(val, MAX_JOBS, &u) || u == 0)
-			return seterr(err, errlen, "count: '%s' is not a number in 1..%d", val,
-				      MAX_JOBS);
-		p->count = (unsigned)u;
+		if (set_count(key, val, MAX_JOBS, &p->count, err, errlen))
+			return -1;
 		p->have |= PK_COUNT;
 	} else if (!strcmp(key, "kind")) {
 		if (!strcmp(val, "job"))
