@@ -344,10 +344,12 @@ static __always_inline void mltcp_bpf_cwnd_event(struct sock *sk, enum tcp_ca_ev
 		.ca_open	= BPF_CORE_READ_BITFIELD(inet_csk(sk), icsk_ca_state) < TCP_CA_CWR,
 	};
 	mltcp_hook_tx_start(mltcp_ms(st), &in, &out);
-	if (out.restarted) {
-		tp->snd_ssthresh = out.ssthresh;
-		tp->snd_cwnd = out.cwnd;
-	}
+	/*
+	 * Unchanged unless restarted; written without asking, so that 6.1's
+	 * verifier prunes the paths that differ only in out.restarted.
+	 */
+	tp->snd_ssthresh = out.ssthresh;
+	tp->snd_cwnd = out.cwnd;
 	if (out.iter_done)
 		mltcp_count(st->algo, MLTCP_CNT_LEARNED, 1);
 }
