@@ -210,6 +210,59 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
+/*
+ * MLTCP_BPF_DEBUG=stats: each program's verifier statistics (log level 4: the
+ * instructions processed against the limit, the states).  The core is inlined
+ * into every hook, so this is how far a change to it is from the budget of
+ * the oldest verifier the backend supports (docs/TESTING.md, "The BPF
+ * backend's verifier budget").  With a log buffer of its own a failing
+ * program keeps only its statistics, so MLTCP_BPF_DEBUG=1 stays the mode
+ * that shows why a program was rejected.
+ */
+#define VERIFIER_STATS_LEN 1024
+
+static bool verifier_stats_wanted(void)
+{
+	const char *v = getenv("MLTCP_BPF_DEBUG");
+
+	return v && !strcmp(v, "stats");
+}
+
+static char *verifier_stats_ask(struct mltcp_bpf *skel)
+{
+	struct bpf_program *prog;
+	char *bufs;
+	int n = 0;
+
+	bpf_object__for_each_program(prog, skel->obj)
+		n++;
+	bufs = calloc(n, VERIFIER_STATS_LEN);
+	if (!bufs)
+		return NULL;
+	n = 0;
+	bpf_object__for_each_program(prog, skel->obj) {
+		bpf_program__set_log_buf(prog, bufs + n++ * VERIFIER_STATS_LEN,
+					 VERIFIER_STATS_LEN);
+		bpf_program__set_log_level(prog, 4);
+	}
+	return bufs;
+}
+
+static void verifier_stats_print(struct mltcp_bpf *skel)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		size_t len;
+		const char *log = bpf_program__log_buf(prog, &len);
+		const char *line = log ? strstr(log, "processed ") : NULL;
+
+		if (line)
+			fprintf(stderr, "mltcpctl: bpf: verifier: %s: %.*s\n",
+				bpf_program__name(prog), (int)strcspn(line, "\n"), line);
+	}
+}
+
 /* Checks what the kernel must have; prints the reason and returns 1 if not. */
 static int check_kernel(void)
 {
@@ -303,6 +356,7 @@ int mltcpctl_bpf_load(const uint8_t *key)
 	struct bpf_map *m;
 	struct mltcp_bpf *skel;
 	char path[PATH_MAX];
+	char *stats;
 	int registered = 0, err, zero = 0, i;
 	size_t j;
 
@@ -331,7 +385,11 @@ int mltcpctl_bpf_load(const uint8_t *key)
 		mltcp_bpf__destroy(skel);
 		return why_not(err, "load: cannot draw the tie-break's secret (getrandom)");
 	}
+	stats = verifier_stats_wanted() ? verifier_stats_ask(skel) : NULL;
 	err = mltcp_bpf__load(skel);
+	if (stats)
+		verifier_stats_print(skel);
+	free(stats);
 	if (err) {
 		err = -err;
 		mltcp_bpf__destroy(skel);
