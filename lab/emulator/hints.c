@@ -4,6 +4,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <string.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 
 #include <mltcp/libmltcp.h>
@@ -12,8 +13,8 @@
 #include "util.h"
 
 static enum hints_mode current = HINTS_NONE;
-/* Each sender is its own process with one socket: was it hinted? */
-static int hinted_fd = -1;
+/* Each sender is its own process, with its job's sockets (conns): which were told? */
+static fd_set hinted;
 
 int hints_select(enum hints_mode mode, char *err, size_t errlen)
 {
@@ -45,10 +46,12 @@ int hints_socket_ready(int fd, uint64_t bytes_per_iteration, char *err, size_t e
 {
 	if (current == HINTS_NONE || !uses_mltcp(fd))
 		return 0;
+	if (fd < 0 || fd >= FD_SETSIZE)
+		return seterr(err, errlen, "hints: socket %d beyond FD_SETSIZE", fd);
 	if (mltcp_set_bytes_per_iter(fd, bytes_per_iteration))
 		return seterr(err, errlen, "hints: mltcp_set_bytes_per_iter(%llu): %s",
 			      (unsigned long long)bytes_per_iteration, strerror(errno));
-	hinted_fd = fd;
+	FD_SET(fd, &hinted);
 	return 0;
 }
 
@@ -66,7 +69,7 @@ int hints_tiebreak(int fd, double tiebreak, char *err, size_t errlen)
 
 int hints_iteration_start(int fd, unsigned iteration, char *err, size_t errlen)
 {
-	if (fd != hinted_fd)
+	if (fd < 0 || fd >= FD_SETSIZE || !FD_ISSET(fd, &hinted))
 		return 0;
 	if (mltcp_iteration_begin(fd, 0))
 		return seterr(err, errlen, "hints: mltcp_iteration_begin (iteration %u): %s",
