@@ -4,10 +4,9 @@
 # at least 80% of it, IPv4 and IPv6, at two rates, and the tbf counts what it sent.
 # The upper bound is the limiter's; the lower one is looser, for the guest's own
 # stalls. The premise, that the link and not the guest's CPU limits the flow, is
-# built: 10 and 40 Mbit/s, which a loaded emulated guest still sends (at 50 and 100
-# Mbit/s beside a second guest on 6.1 one run of four got 37.4 of 47.8 and 73-76 of
-# 95.6), behind 50 ms of FIFO, so that a stall of the sender's vCPU does not idle the
-# link: `scripts/flake-report -n 2 --beside test_02`.
+# built: 10 and 40 Mbit/s, which a loaded emulated guest still sends (50 and 100 it
+# may not), behind 50 ms of FIFO, so that a stall of the sender's vCPU does not idle
+# the link: `scripts/flake-report -n 2 --beside test_02` (docs/TESTING.md).
 #
 #   NS_S[0] ── NS_RT ══ tbf RATE, byte FIFO ══> NS_RR ── NS_R[0]
 . "$(dirname "$0")/lib.sh"

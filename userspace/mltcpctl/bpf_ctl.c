@@ -237,8 +237,11 @@ static char *verifier_stats_ask(struct mltcp_bpf *skel)
 	bpf_object__for_each_program(prog, skel->obj)
 		n++;
 	bufs = calloc(n, VERIFIER_STATS_LEN);
-	if (!bufs)
+	if (!bufs) {
+		fprintf(stderr,
+			"mltcpctl: bpf: verifier: no memory for the statistics; loading without them\n");
 		return NULL;
+	}
 	n = 0;
 	bpf_object__for_each_program(prog, skel->obj) {
 		bpf_program__set_log_buf(prog, bufs + n++ * VERIFIER_STATS_LEN,
