@@ -145,8 +145,11 @@ trap 'exit 130' INT TERM
 dpkg -i "${debs[@]}" >"$out/install.log" 2>&1
 rc=$?
 states=$(dpkg-query -W -f='${Status}\n' "${pkgs[@]}" 2>/dev/null | grep -c 'install ok installed')
+kver=$(uname -r)
+headers=none
+[ -e "/lib/modules/$kver/build" ] && headers=yes
 [ $rc = 0 ] && [ "$states" = ${#pkgs[@]} ]
-result "dpkg -i installs the ${#pkgs[@]} packages; mltcp-dkms's postinst succeeds (running kernel $(uname -r), headers: $([ -e "/lib/modules/$(uname -r)/build" ] && echo yes || echo none))" $? \
+result "dpkg -i installs the ${#pkgs[@]} packages; mltcp-dkms's postinst succeeds (running kernel $kver, headers: $headers)" $? \
 	"$out/install.log" || finish
 diag "postinst: $(grep -E '^(Building for|Module build|It is likely)' "$out/install.log" | tr '\n' ' ')"
 

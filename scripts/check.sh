@@ -80,6 +80,8 @@ stage "userspace builds with -Wall -Wextra -Werror" make --no-print-directory us
 # ~15 s (the first run also downloads Debian's linux-source once, ~150 MB)
 stage "checkpatch.pl --strict finds nothing in the kernel C and the core headers (make checkpatch)" \
 	make --no-print-directory checkpatch
+stage "no shell check passes \"\$?\" after a command substitution in its own words, whose\
+ status it would take for the check's (scripts/check-status-capture)" scripts/check-status-capture
 stage "[slurm] the SPANK plugin (contrib/slurm) builds with -Wall -Wextra -Werror" \
 	make --no-print-directory slurm
 say "# ===== unit tests (cmocka, host)"
@@ -111,6 +113,8 @@ say "# ===== mltcp-bench: a job over several connections, one barrier (stock Ren
 stream lab/tests/test-bench-conns.sh || true
 say "# ===== scripts/deps.sh refuses kernel packages (stand-in apt and dpkg, host)"
 stream scripts/test-deps.sh || true
+say "# ===== scripts/check-status-capture on fragments it must flag and pass (host)"
+stream scripts/test-status-capture.sh || true
 say "# ===== native: the BPF backend on this machine's kernel, $(uname -r) (no guest)"
 start=$(date +%s)
 selftests/bpf/run.sh 2>&1 |

@@ -10,8 +10,9 @@ ml_modprobe mltcp_reno
 tap_result "mltcp_reno loads" $?
 grep -qw mltcp_reno /proc/sys/net/ipv4/tcp_available_congestion_control
 tap_result "mltcp_reno is listed in tcp_available_congestion_control" $?
-modinfo -F vermagic mltcp_reno | grep -q "^$(uname -r) "
-tap_result "the loaded module was built for the running kernel $(uname -r)" $?
+kver=$(uname -r)
+modinfo -F vermagic mltcp_reno | grep -q "^$kver "
+tap_result "the loaded module was built for the running kernel $kver" $?
 
 dumbbell_setup 100 tbf 1 || bail "dumbbell topology"
 iperf_start_server "${NS_R[0]}" || bail "iperf3 server"

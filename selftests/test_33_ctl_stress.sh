@@ -51,8 +51,9 @@ tap_result "module reference counts back to 0 ($refs)" $?
 rmmod mltcp_reno mltcp_cubic
 tap_result "mltcp_reno and mltcp_cubic unload" $?
 if [ -z "$(ls /sys/module/mltcp/holders 2>/dev/null)" ]; then
+	refcnt=$(cat /sys/module/mltcp/refcnt 2>/dev/null || echo none)
 	rmmod mltcp
-	tap_result "mltcp unloads (refcnt was $(cat /sys/module/mltcp/refcnt 2>/dev/null || echo 0))" $?
+	tap_result "mltcp unloads (refcnt was $refcnt)" $?
 else
 	skip "mltcp unloads" "other MLTCP modules loaded: $(ls /sys/module/mltcp/holders | paste -sd' ')"
 fi

@@ -78,8 +78,9 @@ first_drained=$(awk '$1 == "drained" { print NR; exit }' "$tmp/after")
 tap_result "after the bulk flow stopped, a yield finds the link free within 6 yields (yield ${first_drained:-none})" $?
 first_zero=$(awk '$2 == 0 { print NR; exit }' "$tmp/after")
 last=$(awk 'END { print $2 }' "$tmp/after")
+yields=$(wc -l <"$tmp/after")
 [ -n "$first_zero" ] && [ "$last" = 0 ]
-tap_result "and the backoff comes back to 0 alone (yield ${first_zero:-none} of $(wc -l <"$tmp/after")) and stays there (${last:-none} at the last)" $?
+tap_result "and the backoff comes back to 0 alone (yield ${first_zero:-none} of $yields) and stays there (${last:-none} at the last)" $?
 
 # Between two marks (mltcp_iteration) after the stop: the restarts and the window each
 # one set; an iteration without exactly one restart to 10 segments is listed with what it

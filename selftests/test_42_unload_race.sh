@@ -56,8 +56,9 @@ ml_wait_line "$dump" '^done\|^error'
 wait "${SPAWN_PID[dump]}"
 rc=$?
 end=$(grep -E '^(done|error)' "$dump")
+first=$(head -n 1 "$dump")
 [ $rc = 0 ] && [[ $end == "done "* ]]
-tap_result "the dump is read to its end ($(head -n 1 "$dump"), then ${end:-nothing}; exit $rc)" $?
+tap_result "the dump is read to its end ($first, then ${end:-nothing}; exit $rc)" $?
 tap_check "then the core unloads" ml_unload mltcp
 
 # ---- the rounds, with the racers running all along
