@@ -52,19 +52,25 @@
 #       of the 825 ms it ends (the allowance; 9.5 x when learned), where before it F
 #       was above 1 in nearly every sample once the learner took the pauses for
 #       iteration gaps (whether it does depends on the queue, see the diagnostics);
-#   - the stock flow keeps, in the case's median run, at least its share beside the
-#     control in the control's lowest run, less 0.05: the bound sits below the spread
-#     two stock Reno flows show in this harness (per run 0.43-0.55 beside each other,
-#     so a pooled share against the pooled control's less 0.05 failed a case whose F
-#     was 1 throughout), and above what the holes left it (0.19-0.34, docs/DESIGN.md),
-#     which they left in every run. A median, not the runs pooled: one run in which a
-#     stalled receiver makes idle gaps gives the learned sender iterations, each with F
-#     within its overrun bound, and took the stock flow to 0.384 once beside a second
-#     guest, which pooled with 0.468 and 0.452 missed the control's bound by 0.003
-#     (senders' FIFO, which has no control: at least 0.30, where two stock Reno flows
-#     split 0.33-0.46). Goodput is what each receiver got over a common
+#   - the stock flow keeps at least 0.35 of the goodput in the case's median run
+#     behind the router, 0.30 behind the senders' FIFO (where two stock Reno flows
+#     split 0.33-0.46). The bound sits outside both spreads it separates: beside a
+#     second stock sender, or an MLTCP sender whose F the state checks prove was 1
+#     throughout, the stock flow kept 0.357-0.639 a run (144 runs on 6.1, mean 0.47,
+#     sd 0.04: a median of three below 0.35 about once in 10^4 to 10^5 checks), and
+#     the holes this test was written against left it 0.19-0.34 in every run
+#     (docs/DESIGN.md). A bound drawn from the control's three runs in the same boot
+#     moves with their noise: their lowest less 0.05 ranged over 0.31-0.46 in ten runs
+#     of the test, and twice sat above the median of a case with F = 1 throughout. A
+#     median, not the runs pooled: one run in which a stalled receiver makes idle gaps
+#     gives the learned sender iterations, each with F within its overrun bound, and
+#     took the stock flow to 0.384 once beside a second guest; a hole holds F in every
+#     run, and the median sees it. Goodput is what each receiver got over a common
 #     window (one dump of the switch's link counters a sample), not each client's own
 #     report: under an emulated guest two clients start seconds apart.
+#   - premise, behind the router: beside the control, a second stock Reno sender (the
+#     same program and receiver, run in turn with the cases), the stock flow keeps the
+#     same 0.35 in the median run: the harness is the one the bound was set in.
 #   - premise, per placement: the FIFO, not the guest's CPU, limited the flows in every
 #     run (at least a quarter of the FIFO's packets waited for the rate) and no flow
 #     ended early. The rate is one an emulated guest's two flows exceed (they reached
@@ -104,8 +110,9 @@ QLIMIT=${T37_QLIMIT_BYTES:-60000}
 RUN_S=15
 RUNS=${T37_RUNS:-3}
 ML_CC=${T37_ML_CC:-mltcp_reno}
-MARGIN=0.05
-MIN_SHARE=0.30
+# the stock flow's least share in a case's median run (the header says why)
+ROUTER_SHARE=0.35
+SENDER_SHARE=0.30
 ROUTER_CASES="control ${T37_ROUTER_CASES-learned maxsize redeclare beginzero pausing}"
 # Behind the senders' own FIFO the declared size's overrun only: each case costs about
 # a minute under an emulated guest (T37_SENDER_CASES adds the others).
@@ -116,9 +123,9 @@ for f in "$CTL" "$ML_BIN/mltcp-attack" "$ML_LIB/libmltcp-preload.so"; do
 	[ -e "$f" ] || { echo "1..1"; echo "not ok 1 - $f is built (make userspace)"; exit 1; }
 done
 
-# per placement: its premise, and two checks a case (control: none)
+# per placement: its premise, and two checks a case; the control: its premise
 n_sender=$(wc -w <<<"$SENDER_CASES")
-tap_plan $((1 + (n_sender > 0) + 2 * ($(wc -w <<<"$ROUTER_CASES") - 1 + n_sender)))
+tap_plan $((2 + (n_sender > 0) + 2 * ($(wc -w <<<"$ROUTER_CASES") - 1 + n_sender)))
 ml_modprobe mltcp_reno || bail "load mltcp_reno"
 # An unprivileged process may only pick allowed algorithms (what an administrator
 # does to offer MLTCP to jobs).
@@ -328,11 +335,12 @@ f_window() {
 	esac
 }
 
-# placement NAME ML_NS STOCK_NS CASES: RUNS runs of each case, the cases in turn; the
-# premise, and each case's two assertions. With a control among CASES the share's
-# bound is the control's lowest run less MARGIN, else MIN_SHARE.
+# placement NAME ML_NS STOCK_NS BOUND CASES: RUNS runs of each case, the cases in turn;
+# the premise, the control's when CASES has it, and each case's two assertions, the
+# stock flow's share in the median run at least BOUND.
 placement() {
-	local name=$1 ml_ns=$2 stock_ns=$3 cases=$4 c r pooled mid bound missed=0 runs=0 start=$SECONDS
+	local name=$1 ml_ns=$2 stock_ns=$3 bound=$4 cases=$5 c r mid together rc missed=0 runs=0
+	local start=$SECONDS
 	local -A bytes shares states bad
 	for c in $cases; do
 		bytes[$c]="" shares[$c]="" states[$c]="" bad[$c]=0
@@ -349,20 +357,17 @@ placement() {
 		done
 	done
 	tap_result "$name: premise: the FIFO, not the guest's CPU, limited the flows, and both ran to the end ($missed of $runs runs missed it)" $missed
-	bound=$MIN_SHARE
-	if [[ " $cases " = *" control "* ]]; then
-		pooled=$(pooled_share <<<"${bytes[control]}")
-		bound=$(tr ' ' '\n' <<<"${shares[control]}" | awk -v m=$MARGIN '
-			/^[0-9.]+$/ { if (n++ == 0 || $1 < low) low = $1 }
-			END { printf "%.3f", n ? low - m : 1 }')
-		diag "$name, control (a second stock Reno sender): the stock flow keeps $pooled (each: ${shares[control]}); bound $bound (its lowest run less $MARGIN)"
-	fi
 	for c in $cases; do
-		[ "$c" = control ] && continue
 		# a run with no bytes at all counts as the stock flow's worst, not as none
 		mid=$(median $(sed 's/-/0/g' <<<"${shares[$c]}"))
+		together=$(pooled_share <<<"${bytes[$c]}")
 		at_least "$mid" "$bound"
-		tap_result "$name, $c: the stock flow keeps >= $bound of the goodput in the median run ($mid; each: ${shares[$c]}; the $RUNS together: $(pooled_share <<<"${bytes[$c]}"))" $?
+		rc=$?
+		if [ "$c" = control ]; then
+			tap_result "$name: premise: beside a second stock Reno sender the stock flow keeps >= $bound of the goodput in the median run ($mid; each: ${shares[$c]}; the $RUNS together: $together)" $rc
+			continue
+		fi
+		tap_result "$name, $c: the stock flow keeps >= $bound of the goodput in the median run ($mid; each: ${shares[$c]}; the $RUNS together: $together)" $rc
 		case $c in
 		bpi1) what="no size (the preload ignored MLTCP_BYTES_PER_ITER=1)" ;;
 		bpi64k) what="bytes_per_iter 65536 (given), past its overrun bound, no iteration begun" ;;
@@ -383,9 +388,9 @@ QLIMIT_BYTES=$QLIMIT dumbbell_setup "$RATE" tbf 2 || bail "dumbbell topology"
 iperf_server "${NS_R[1]}" STOCK_PORT && iperf_server "${NS_R[0]}" ML_PORT || bail "iperf3 servers"
 flows_sink "${NS_R[0]}" || bail "sink for the learned sender and mltcp-attack"
 sample | grep -qE '^[0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+$' || bail "the switch's and the FIFO's counters"
-placement "router FIFO" "${NS_S[0]}" "${NS_S[1]}" "$ROUTER_CASES"
+placement "router FIFO" "${NS_S[0]}" "${NS_S[1]}" $ROUTER_SHARE "$ROUTER_CASES"
 if [ -n "$SENDER_CASES" ]; then
 	dumbbell_fifo_at_sender 0 || bail "FIFO moved onto the senders' egress"
-	placement "senders' FIFO" "${NS_S[0]}" "${NS_S[0]}" "$SENDER_CASES"
+	placement "senders' FIFO" "${NS_S[0]}" "${NS_S[0]}" $SENDER_SHARE "$SENDER_CASES"
 fi
 tap_done
