@@ -56,8 +56,11 @@
 #     behind the router, 0.30 behind the senders' FIFO (where two stock Reno flows
 #     split 0.33-0.46). The bound sits outside both spreads it separates: beside a
 #     second stock sender, or an MLTCP sender whose F the state checks prove was 1
-#     throughout, the stock flow kept 0.357-0.639 a run (144 runs on 6.1, mean 0.47,
-#     sd 0.04: a median of three below 0.35 about once in 10^4 to 10^5 checks), and
+#     throughout, the stock flow kept 0.357-0.639 a run (144 runs on 6.1, idle, the
+#     shares in the diagnostics of scripts/flake-report -n 10 --kver 6.1.0-57-amd64
+#     test_37; mean 0.47, sd 0.04: by a normal fit a median of three falls below 0.35
+#     about once in 10^4 to 10^5 checks; beside a second guest the medians were
+#     0.447-0.517 in four runs), and
 #     the holes this test was written against left it 0.19-0.34 in every run
 #     (docs/DESIGN.md). A bound drawn from the control's three runs in the same boot
 #     moves with their noise: their lowest less 0.05 ranged over 0.31-0.46 in ten runs
