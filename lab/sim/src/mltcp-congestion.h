@@ -4,7 +4,9 @@
  * and TcpDctcp, their increase scaled by F through MLTCP's core, with the
  * rules, constants and state machine of the kernel's mltcp_reno,
  * mltcp_cubic and mltcp_dctcp (the glue: mltcp-glue.h).  With F = 1
- * (slope 0) each one is its ns-3 base exactly.
+ * (slope 0) each one is the simulator's stock algorithm exactly
+ * (stock-congestion.h: the same base, grown only while the window limits
+ * the flow, which the core asks here).
  *
  * Each hook runs the base algorithm's and the glue's part: the glue gives
  * IncreaseWindow the F-scaled credit (or none while a restarted window
@@ -20,6 +22,7 @@
 
 #include "mltcp-glue.h"
 #include "mltcp-socket.h"
+#include "named-congestion.h"
 
 #include "ns3/tcp-cubic.h"
 #include "ns3/tcp-dctcp.h"
@@ -34,25 +37,18 @@ namespace ns3
  * names it (its TypeId, its Fork).
  */
 template <class Self, class Base>
-class MltcpCongestion : public Base, public MltcpHints
+class MltcpCongestion : public NamedCongestion<Self, Base>, public MltcpHints
 {
   public:
-    /** @return the TypeId "ns3::" Self::kName, a @p Base */
-    static TypeId GetTypeId()
-    {
-        static TypeId tid = MakeTypeId();
-        return tid;
-    }
-
     MltcpCongestion()
-        : Base(),
+        : NamedCongestion<Self, Base>(),
           MltcpHints()
     {
     }
 
     /** Fork: the base's state and MLTCP's, for the forked socket. */
     MltcpCongestion(const MltcpCongestion& other)
-        : Base(other),
+        : NamedCongestion<Self, Base>(other),
           MltcpHints(),
           m_glue(other.m_glue)
     {
@@ -108,11 +104,6 @@ class MltcpCongestion : public Base, public MltcpHints
         Base::CwndEvent(tcb, event);
     }
 
-    Ptr<TcpCongestionOps> Fork() override
-    {
-        return CopyObject<Self>(static_cast<Self*>(this));
-    }
-
     void MarkIteration(uint64_t bytes) override
     {
         m_glue.Mark(bytes);
@@ -144,16 +135,6 @@ class MltcpCongestion : public Base, public MltcpHints
     }
 
   private:
-    static TypeId MakeTypeId()
-    {
-        TypeId tid(std::string("ns3::") + Self::kName);
-
-        tid.SetParent<Base>();
-        tid.SetGroupName("Mltcp");
-        tid.AddConstructor<Self>();
-        return tid;
-    }
-
     MltcpGlue m_glue;
 };
 

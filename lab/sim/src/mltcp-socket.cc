@@ -11,6 +11,7 @@
 
 #include "mltcp-congestion.h"
 #include "mltcp-glue.h"
+#include "stock-congestion.h"
 #include "topology-tcp.h"
 
 #include "ns3/abort.h"
@@ -50,6 +51,17 @@ Info(CcAlgo algo)
         }
     }
     NS_FATAL_ERROR("unknown CcAlgo " << static_cast<int>(algo));
+}
+
+/* A stock algorithm on @socket, bound to it. */
+template <class Algo>
+Ptr<TcpCongestionOps>
+CreateStock(Ptr<TcpSocketBase> socket)
+{
+    Ptr<Algo> algo = CreateObject<Algo>();
+
+    algo->Bind(DynamicCast<SimTcpSocket>(socket));
+    return algo;
 }
 
 /* An MLTCP algorithm on @socket, bound to it; its hints in @hints. */
@@ -187,13 +199,13 @@ CreateSimSocket(Ptr<Node> node, CcAlgo algo)
     switch (algo)
     {
     case CcAlgo::RENO:
-        s.cc = CreateObject<TcpLinuxReno>();
+        s.cc = CreateStock<StockReno>(tcp);
         break;
     case CcAlgo::CUBIC:
-        s.cc = CreateObject<TcpCubic>();
+        s.cc = CreateStock<StockCubic>(tcp);
         break;
     case CcAlgo::DCTCP:
-        s.cc = CreateObject<TcpDctcp>();
+        s.cc = CreateStock<StockDctcp>(tcp);
         break;
     case CcAlgo::MLTCP_RENO:
         s.cc = CreateMltcp<MltcpReno>(tcp, &s.hints);

@@ -342,24 +342,6 @@ SimTcpSocket::IdleRestart(const Time& idle)
     }
 }
 
-/* Linux grows no window that does not limit the flow (see CwndLimited()). */
-void
-SimTcpSocket::ProcessAck(const SequenceNumber32& ackNumber,
-                         bool scoreboardUpdated,
-                         uint32_t currentDelivered,
-                         const SequenceNumber32& oldHeadSequence)
-{
-    bool hold = !CwndLimited() && m_tcb->m_congState.Get() <= TcpSocketState::CA_DISORDER;
-    uint32_t cwnd = m_tcb->m_cWnd;
-
-    TcpSocketBase::ProcessAck(ackNumber, scoreboardUpdated, currentDelivered, oldHeadSequence);
-    if (hold && m_tcb->m_congState == TcpSocketState::CA_OPEN && m_tcb->m_cWnd > cwnd)
-    {
-        m_tcb->m_cWnd = cwnd;
-        m_tcb->m_cWndInfl = cwnd;
-    }
-}
-
 void
 SimTcpSocket::ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader)
 {

@@ -72,9 +72,9 @@ class SimRate : public TcpRateLinux
  *    algorithms with CongControl, which would also take ns-3's recovery
  *    away from them): the one Linux keeps for tcp_info, the latest not
  *    limited by the application or a higher one (DeliveryRate());
- *  - whether the window limits the flow (CwndLimited()), and Linux's rule
- *    that a window that does not is not grown, for every algorithm (ns-3's
- *    grow on every ACK);
+ *  - whether the window limits the flow (CwndLimited()), which the stock
+ *    algorithms (stock-congestion.h) and MLTCP's core ask before they grow
+ *    it, as Linux's do (ns-3's grow on every ACK);
  *  - slow start after idle (RFC 5681, 4.1, as Linux does it by default):
  *    data written after an idle period longer than the RTO finds the window
  *    halved for every RTO of the idle period, down to the restart window
@@ -119,10 +119,6 @@ class SimTcpSocket : public TcpSocketBase
   protected:
     Ptr<TcpSocketBase> Fork() override;
     void ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader) override;
-    void ProcessAck(const SequenceNumber32& ackNumber,
-                    bool scoreboardUpdated,
-                    uint32_t currentDelivered,
-                    const SequenceNumber32& oldHeadSequence) override;
     uint32_t SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck) override;
     void ReTxTimeout() override;
 

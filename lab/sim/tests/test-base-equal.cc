@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * MLTCP at F = 1 is its ns-3 base algorithm, exactly; at the default slope
- * it is not.
+ * MLTCP at F = 1 is its stock algorithm (ns-3's, as Linux runs it:
+ * stock-congestion.h), exactly; at the default slope it is not.
  *
  * Two jobs share the dumbbell's bottleneck, each sending 300 kB every
  * 200 ms for 2 s, so windows are cut (losses at the FIFO; ECN marks at the
@@ -10,6 +10,13 @@
  * give the same congestion windows, change for change, and the same bytes
  * delivered; at the default slope the learner finds the 300 kB iterations
  * and F, the restarts and the yields change the windows.
+ *
+ * Then the same with every other iteration 30 kB, fewer segments than the
+ * window holds after the cuts: the ACKs of those iterations arrive while
+ * the application, not the window, limits the flow.  Linux neither grows
+ * the window on them nor counts them towards its next increase, nor does
+ * MLTCP's core; a stock algorithm that counted them would grow its window
+ * a few ACKs earlier in the next large iteration than MLTCP at slope 0.
  */
 #include <algorithm>
 #include <string>
@@ -39,6 +46,23 @@ TwoJobs(CcAlgo algo)
     d.duration = Seconds(2);
     d.jobs = {job, job};
     d.jobs[1].start = MilliSeconds(130);
+    return d;
+}
+
+/* TwoJobs() with every other iteration of 30 kB (the window limits none of it). */
+Dumbbell
+AppLimitedJobs(CcAlgo algo)
+{
+    Dumbbell d = TwoJobs(algo);
+
+    for (Job& job : d.jobs)
+    {
+        job.bytes.clear();
+        for (int i = 0; i < 10; i++)
+        {
+            job.bytes.push_back(i % 2 ? 30000 : kIteration);
+        }
+    }
     return d;
 }
 
@@ -82,14 +106,18 @@ Compare(Tap* tap, CcAlgo base, CcAlgo mltcp)
     std::vector<FlowTrace> stock;
     std::vector<FlowTrace> one;
     std::vector<FlowTrace> scaled;
+    std::vector<FlowTrace> stockSmall;
+    std::vector<FlowTrace> oneSmall;
 
     MltcpResetParams();
     stock = Run(TwoJobs(base));
+    stockSmall = Run(AppLimitedJobs(base));
     if (!tap->Check(MltcpSetParam("slope", "0", &err), "\"set slope 0\" is taken"))
     {
         tap->Note(err);
     }
     one = Run(TwoJobs(mltcp));
+    oneSmall = Run(AppLimitedJobs(mltcp));
     MltcpResetParams();
     scaled = Run(TwoJobs(mltcp));
 
@@ -101,6 +129,11 @@ Compare(Tap* tap, CcAlgo base, CcAlgo mltcp)
     tap->Check(Same(stock, one, &FlowTrace::cwnd), m + " at slope 0: the windows of " + b + ", change for change");
     tap->Check(Same(stock, one, &FlowTrace::delivered), m + " at slope 0: the bytes delivered of " + b);
     tap->Check(LargestF(one) == MLTCP_Q10_ONE, m + " at slope 0: F stays 1");
+    tap->Check(Decreases(stockSmall[0]) > 0 && Decreases(stockSmall[1]) > 0,
+               b + ", every other iteration 30 kB: both windows were cut");
+    tap->Check(Same(stockSmall, oneSmall, &FlowTrace::cwnd),
+               m + " at slope 0, every other iteration 30 kB: the windows of " + b +
+                   ", change for change (no increase counted while the window limits nothing)");
     tap->Check(!Same(stock, scaled, &FlowTrace::cwnd), m + " at the default slope: windows unlike " + b + "'s");
     tap->Check(LargestF(scaled) > MLTCP_Q10_ONE, m + " at the default slope: F rises above 1");
 }
