@@ -59,16 +59,17 @@ vm --timeout 5 -- sleep 300
 rc=$?
 [ $rc = 124 ] && grep -q 'timed out after 5s' "$out" && [ $(($(date +%s) - start)) -lt 120 ]
 result "a command that hangs is stopped by its timeout with a clear message" $?
-# A fresh copy of this checkout (its working tree, without build output) in a new
-# directory made from the mktemp TEMPLATE; prints the copy's path.
+# fresh_checkout TEMPLATE: a fresh copy of this checkout (its working tree, without
+# build output) in a new directory made from the mktemp TEMPLATE, its path in $dest.
+# Not called in a command substitution: the EXIT trap must see the copy in $copies.
 fresh_checkout() {
-	local base dest
+	local base
 	base=$(mktemp -d "$1") || return 1
 	copies+=("$base")
 	dest=$base/mltcp
 	mkdir "$dest" &&
 		tar -C "$top" --exclude=./build --exclude=./results --exclude='*.ko' -cf - . |
-		tar -C "$dest" -xf - && echo "$dest"
+		tar -C "$dest" -xf -
 }
 # checkout_case DEST: runs the copy's own vm-run from inside it; the guest must see the
 # checkout's files at the same path, start in it and be able to write its build/.
@@ -79,11 +80,9 @@ checkout_case() {
 		echo guest-was-here >build/vm-run-probe' sh "$dest") >"$out" 2>&1 &&
 		[ "$(cat "$dest/build/vm-run-probe" 2>/dev/null)" = guest-was-here ]
 }
-dest=$(fresh_checkout "/tmp/mltcp vm-run test.XXXXXX")
-checkout_case "$dest"
+fresh_checkout "/tmp/mltcp vm-run test.XXXXXX" && checkout_case "$dest"
 result "a checkout under /tmp, in a path with spaces, is visible in the guest" $?
 
-dest=$(fresh_checkout "/root/mltcp-vm-run-test.XXXXXX")
-checkout_case "$dest"
+fresh_checkout "/root/mltcp-vm-run-test.XXXXXX" && checkout_case "$dest"
 result "a checkout under /root is visible in the guest" $?
 exit $((failed > 0))

@@ -8,6 +8,7 @@ loopback (two processes of this file), without the MLTCP module.
 import errno
 import json
 import os
+import shutil
 import socket
 import sys
 import subprocess
@@ -255,6 +256,8 @@ class TestDDP(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp(prefix="mltcp-torch-")
+        # removed after the class's tests, and also when this setup fails
+        cls.addClassCleanup(shutil.rmtree, cls.dir, ignore_errors=True)
         cls.res = {}
         for mode in ("none", "fake", "absent"):
             port = str(_free_port())
