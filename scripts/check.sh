@@ -104,6 +104,8 @@ stage "[sim] three Reno jobs behind a tail-drop FIFO converge under MLTCP (its w
 stage "[sim] two jobs on one 2:1 uplink of a leaf-spine: MLTCP within 1.10x of the gated\
  centralized schedule, which beats stock by 1.2x (fails with mltcp.slope=0)" \
 	"$BUILD/sim/mltcp-sim" --check lab/sim/scenarios/check-cluster.conf
+say "# ===== lab/scripts/sim-alone-costs.py on run records written by its test (host)"
+stream lab/tests/test-sim-alone-costs.sh || true
 say "# ===== the DDP benchmark's report and grid checks (recorded results, host)"
 stream lab/tests/test-bench-reports.sh || true
 stream lab/tests/test-demo-report.sh || true
