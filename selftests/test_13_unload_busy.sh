@@ -18,11 +18,10 @@
 # made a second after ss shows the connection (past its slow start), and the transfer
 # lasts until two seconds after them, and 6 s at least: iperf3 runs for up to two
 # minutes and is stopped with SIGINT, after which it still writes its per-second
-# intervals. So the connection
-# uses the module through every attempt however slowly the guest runs (with a fixed
-# 6 s transfer, a guest loaded beyond a second guest showed the connection so late
-# that it had ended before the attempts, and the unload succeeded). "Keeps the link
-# busy" is read from the sender's intervals up to the stop.
+# intervals. So the connection uses the module through every attempt however slowly
+# the guest runs (with a fixed 6 s transfer, a guest loaded beyond a second guest
+# showed the connection so late that it had ended before the attempts, and the unload
+# succeeded). "Keeps the link busy" is read from the sender's intervals up to the stop.
 #
 #   NS_S[0] ── NS_RT ══ tbf 20 Mbit/s ══> NS_RR ── NS_R[0]
 . "$(dirname "$0")/lib.sh"

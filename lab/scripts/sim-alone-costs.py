@@ -92,7 +92,8 @@ def main(argv):
                   % (name, len(ratios), statistics.median(ratios), min(ratios), max(ratios)))
     more = [r[0] for r in rows if r[4] > r[3]]
     if more:
-        print("jobs with more timeouts under MLTCP: %d, median %.3f" % (len(more), statistics.median(more)))
+        print("jobs with more timeouts under MLTCP: %d, median %.3f"
+              % (len(more), statistics.median(more)))
 
 
 if __name__ == "__main__":
