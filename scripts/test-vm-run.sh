@@ -16,6 +16,7 @@ unset MLTCP_TEST_FILTER
 . "$top/scripts/tap-result.sh"
 out=$(mktemp)
 copies=()
+dest= # the last fresh_checkout's copy
 trap 'rm -f "$out"; for c in "${copies[@]}"; do rm -rf "$c"; done' EXIT
 vm() { scripts/vm-run "$@" >"$out" 2>&1; }
 

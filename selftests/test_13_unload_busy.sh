@@ -48,7 +48,8 @@ for algo in "${algos[@]}"; do
 		-C "$algo" >"$tmp/json" 2>"$tmp/stderr" &
 	client=$!
 	started=$SECONDS
-	at_exit "kill $client 2>/dev/null"
+	# by its command line, not $client: by the exit that PID may be another process's
+	at_exit "pkill -f 'iperf3 -c ${RCV_IP4[0]} -p $IPERF_PORT -t 120'"
 	up=0 still=0
 	ml_poll_while "$client" ss_shows_algo "${NS_S[0]}" "$algo" && up=1
 	sleep 1

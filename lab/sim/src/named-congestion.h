@@ -25,16 +25,6 @@ class NamedCongestion : public Base
         return tid;
     }
 
-    NamedCongestion()
-        : Base()
-    {
-    }
-
-    NamedCongestion(const NamedCongestion& other)
-        : Base(other)
-    {
-    }
-
     /** The socket's fork (a listener's accepted connection) gets a copy. */
     Ptr<TcpCongestionOps> Fork() override
     {

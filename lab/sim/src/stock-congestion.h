@@ -40,7 +40,10 @@ class StockCongestion : public NamedCongestion<Self, Base>
     {
     }
 
-    /** Fork: the base's state; a forked socket binds its copy again. */
+    /**
+     * Fork: the base's state, not bound (as MLTCP's glue): a listener's
+     * accepted connection, which only receives in the simulator's jobs.
+     */
     StockCongestion(const StockCongestion& other)
         : NamedCongestion<Self, Base>(other),
           m_socket(nullptr)
@@ -63,7 +66,11 @@ class StockCongestion : public NamedCongestion<Self, Base>
     }
 
   private:
-    SimTcpSocket* m_socket = nullptr; //!< the socket it runs on; it outlives its algorithm
+    /*
+     * The socket it runs on, not a reference: the socket holds this
+     * algorithm, and only that socket calls IncreaseWindow(), while it lives.
+     */
+    SimTcpSocket* m_socket = nullptr;
 };
 
 /** TcpLinuxReno as Linux's reno. */

@@ -49,7 +49,7 @@ TwoJobs(CcAlgo algo)
     return d;
 }
 
-/* TwoJobs() with every other iteration of 30 kB (the window limits none of it). */
+/* TwoJobs() with every other iteration of 30 kB, fewer segments than the cut windows hold. */
 Dumbbell
 AppLimitedJobs(CcAlgo algo)
 {
