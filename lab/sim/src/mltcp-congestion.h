@@ -3,14 +3,16 @@
  * MLTCP's congestion controls in ns-3: ns-3's own TcpLinuxReno, TcpCubic
  * and TcpDctcp, their increase scaled by F through MLTCP's core, with the
  * rules, constants and state machine of the kernel's mltcp_reno,
- * mltcp_cubic and mltcp_dctcp (the glue: mltcp-glue.h).  With F = 1
+ * mltcp_cubic and mltcp_dctcp (the glue: mltcp-glue.h; DCTCP with Linux's
+ * halving on a loss, linux-dctcp.h).  With F = 1
  * (slope 0) each one is the simulator's stock algorithm exactly
  * (stock-congestion.h: the same base, grown only while the window limits
  * the flow, which the core asks here).
  *
  * Each hook runs the base algorithm's and the glue's part: the glue gives
  * IncreaseWindow the F-scaled credit (or none while a restarted window
- * yields), softens GetSsThresh's cut, restarts the window at
+ * yields), softens GetSsThresh's cut (not DCTCP's for marks, which it
+ * only records), restarts the window at
  * CA_EVENT_TX_START, takes PktsAcked's RTT and starts the connection's
  * state at the handshake's CA_OPEN.
  */
@@ -20,12 +22,12 @@
 #include <cstdint>
 #include <string>
 
+#include "linux-dctcp.h"
 #include "mltcp-glue.h"
 #include "mltcp-socket.h"
 #include "named-congestion.h"
 
 #include "ns3/tcp-cubic.h"
-#include "ns3/tcp-dctcp.h"
 #include "ns3/tcp-linux-reno.h"
 #include "ns3/tcp-socket-base.h"
 
@@ -134,6 +136,12 @@ class MltcpCongestion : public NamedCongestion<Self, Base>, public MltcpHints
         return Self::kName;
     }
 
+  protected:
+    MltcpGlue& Glue()
+    {
+        return m_glue;
+    }
+
   private:
     MltcpGlue m_glue;
 };
@@ -153,10 +161,19 @@ class MltcpCubic : public MltcpCongestion<MltcpCubic, TcpCubic>
 };
 
 /** TcpDctcp scaled by F: the kernel's mltcp_dctcp (ECN on the socket). */
-class MltcpDctcp : public MltcpCongestion<MltcpDctcp, TcpDctcp>
+class MltcpDctcp : public MltcpCongestion<MltcpDctcp, LinuxDctcp>
 {
   public:
     static constexpr const char* kName = "MltcpDctcp";
+
+    /* a loss's halving softened by F; the alpha cut for marks as DCTCP's */
+    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
+    {
+        uint32_t reduced = LinuxDctcp::GetSsThresh(tcb, bytesInFlight);
+
+        return LinuxDctcp::IsLoss(tcb) ? Glue().Decrease(tcb, reduced)
+                                       : Glue().MarkedCut(tcb, reduced);
+    }
 };
 
 } // namespace ns3

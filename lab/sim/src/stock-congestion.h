@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The stock congestion controls as Linux runs them: ns-3's TcpLinuxReno,
- * TcpCubic and TcpDctcp behind Linux's rule that a window that does not
+ * TcpCubic and TcpDctcp (with Linux's halving on a loss: linux-dctcp.h)
+ * behind Linux's rule that a window that does not
  * limit the flow does not grow.  Linux asks tcp_is_cwnd_limited() before
  * any increase (tcp_reno_cong_avoid(), cubictcp_cong_avoid()), so an ACK
  * that arrives while the application, not the window, limits the flow
@@ -17,11 +18,11 @@
 #ifndef MLTCP_SIM_STOCK_CONGESTION_H
 #define MLTCP_SIM_STOCK_CONGESTION_H
 
+#include "linux-dctcp.h"
 #include "named-congestion.h"
 #include "topology-tcp.h"
 
 #include "ns3/tcp-cubic.h"
-#include "ns3/tcp-dctcp.h"
 #include "ns3/tcp-linux-reno.h"
 
 namespace ns3
@@ -88,7 +89,7 @@ class StockCubic : public StockCongestion<StockCubic, TcpCubic>
 };
 
 /** TcpDctcp as Linux's dctcp (ECN on the socket). */
-class StockDctcp : public StockCongestion<StockDctcp, TcpDctcp>
+class StockDctcp : public StockCongestion<StockDctcp, LinuxDctcp>
 {
   public:
     static constexpr const char* kName = "StockDctcp";
