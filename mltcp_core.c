@@ -359,21 +359,6 @@ u32 mltcp_decrease(struct sock *sk, u32 cwnd, u32 reduced)
 EXPORT_SYMBOL_GPL(mltcp_decrease);
 
 /**
- * mltcp_decrease_marked() - a decrease the base sized by its marks
- * @sk: socket
- * @reduced: the base algorithm's reduced window (DCTCP's alpha cut)
- *
- * mltcp_hook_marked_cut(): recorded as a cut, never divided by F.
- *
- * Return: @reduced.
- */
-u32 mltcp_decrease_marked(struct sock *sk, u32 reduced)
-{
-	return mltcp_hook_marked_cut(mltcp_sk(sk), reduced);
-}
-EXPORT_SYMBOL_GPL(mltcp_decrease_marked);
-
-/**
  * mltcp_reno_ssthresh() - Reno's halving, through mltcp_decrease()
  * @sk: socket
  *

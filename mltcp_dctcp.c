@@ -17,12 +17,10 @@
  *    g = 1/2^shift_g (1/16), alpha in 1/1024 and decaying to exactly 0
  *    when no marks arrive; on marks cwnd is reduced once per window to
  *    cwnd * (1 - alpha / 2) (TCP's CWR state provides the once per
- *    window); MLTCP records this cut and leaves it as DCTCP sizes it
- *    (mltcp_decrease_marked());
+ *    window);
  *  - loss is handled like standard TCP: ssthresh = half the window at the
  *    time of the loss (a loss during an ECN reduction halves the window
- *    reached so far, not the window before the ECN cut) (3.3), that cut
- *    divided by F (mltcp_decrease());
+ *    reached so far, not the window before the ECN cut) (3.3);
  *  - undo restores the window of the last reduction (ECN or loss);
  *  - ECN is required (TCP_CONG_NEEDS_ECN); when the connection has no ECN,
  *    the socket switches to mltcp_dctcp_noecn at once (no ECT any more,
@@ -143,15 +141,12 @@ static void mltcp_dctcp_in_ack_event(struct sock *sk, u32 flags)
 	mltcp_dctcp_ack(tp, dctcp_ca(sk), READ_ONCE(shift_g));
 }
 
-/*
- * Called when TCP reduces cwnd: for ECE (CWR) DCTCP's gentle reduction, as
- * the base cuts it (a loss's halving, in dctcp_react_to_loss(), replaces it).
- */
+/* Called when TCP reduces cwnd: for ECE (CWR) DCTCP's gentle reduction. */
 static u32 mltcp_dctcp_ssthresh(struct sock *sk)
 {
 	u32 cwnd = tcp_snd_cwnd(tcp_sk(sk));
 
-	return mltcp_decrease_marked(sk, mltcp_dctcp_ecn_cut(dctcp_ca(sk), cwnd));
+	return mltcp_decrease(sk, cwnd, mltcp_dctcp_ecn_cut(dctcp_ca(sk), cwnd));
 }
 
 /* Loss: respond like standard TCP, half of the window now. */

@@ -10,8 +10,7 @@
  *   idle_ms           floor of the idle threshold; the threshold is
  *                     max(idle_ms, 2 * srtt).
  *   mode              learned | given | off.
- *   decrease          also divide a fixed-factor decrease by F (bool; never
- *                     DCTCP's cut for marks).
+ *   decrease          also divide the multiplicative decrease by F (bool).
  *   stagger           largest head start a socket's tie-break gives
  *                     it, a decimal fraction of an iteration in [0, 1];
  *                     breaks the lockstep of identical jobs started
@@ -362,7 +361,7 @@ MODULE_PARM_DESC(idle_ms,
 		 "Idle gap ending a learned iteration: max(idle_ms, 2*srtt); [1, 60000] (default 10)");
 module_param_cb(decrease, &mltcp_param_ops, MLTCP_PARAM_ARG(MLTCP_P_DECREASE), 0644);
 MODULE_PARM_DESC(decrease,
-		 "Also divide a fixed-factor decrease by F (default Y; N: F scales the increase only)");
+		 "Also divide the multiplicative decrease by F (default Y; N: F scales the increase only)");
 module_param_cb(stagger, &mltcp_param_ops, MLTCP_PARAM_ARG(MLTCP_P_STAGGER), 0644);
 MODULE_PARM_DESC(stagger,
 		 "Largest head start breaking the lockstep of identical jobs, fraction of an iteration in [0, 1] (default 0.5; 0: off)");

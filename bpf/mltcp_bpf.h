@@ -46,7 +46,7 @@ enum mltcp_bpf_algo {
  * @idle_ms: floor of the idle threshold, ms
  * @mode: enum mltcp_mode
  * @stagger: largest tie-break head start, Q10
- * @decrease: 1 when F also divides a fixed-factor decrease
+ * @decrease: 1 when F also divides the multiplicative decrease
  * @hz: the kernel's HZ (jiffies per second), set by the loader
  * @overrun: bytes of an iteration F applies to, Q10 multiple of its size;
  *	0 = no bound (the module's mltcp.overrun)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mltcp_dctcp as a BPF struct_ops: the algorithm of mltcp_dctcp.c (RFC
- * 8257, see its header comment) with the F-scaled Reno increase, a loss's
- * halving divided by F and the cut for marks as DCTCP sizes it.  Both compile include/mltcp_dctcp_math.h (alpha,
+ * 8257, see its header comment) with the F-scaled Reno increase and the
+ * decrease divided by F.  Both compile include/mltcp_dctcp_math.h (alpha,
  * the reductions, the receiver); what differs is what a BPF program
  * cannot do:
  *  - without ECN the module swaps the socket's icsk_ca_ops to a private,
@@ -101,7 +101,7 @@ u32 BPF_PROG(mltcp_dctcp_ssthresh, struct sock *sk)
 
 	if (ca->noecn)
 		return mltcp_bpf_reno_ssthresh(sk);
-	return mltcp_bpf_decrease_marked(sk, mltcp_dctcp_ecn_cut(&ca->dc, cwnd));
+	return mltcp_bpf_decrease(sk, cwnd, mltcp_dctcp_ecn_cut(&ca->dc, cwnd));
 }
 
 static __always_inline void dctcp_bpf_react_to_loss(struct sock *sk)

@@ -426,14 +426,6 @@ static __always_inline u32 mltcp_bpf_decrease(struct sock *sk, u32 cwnd, u32 red
 	return mltcp_hook_decrease(mltcp_ms(st), &p.g, tcp_sk(sk)->bytes_acked, cwnd, reduced);
 }
 
-/* mltcp_decrease_marked(): DCTCP's cut for marks is mltcp_hook_marked_cut() */
-static __always_inline u32 mltcp_bpf_decrease_marked(struct sock *sk, u32 reduced)
-{
-	struct mltcp_bpf_sock *st = mltcp_state(sk);
-
-	return st ? mltcp_hook_marked_cut(mltcp_ms(st), reduced) : reduced;
-}
-
 /* mltcp_reno_ssthresh() */
 static __always_inline u32 mltcp_bpf_reno_ssthresh(struct sock *sk)
 {

@@ -76,7 +76,7 @@ struct mltcp_algo {
  * @tiebreak: Q10 tie-break; the head start is tiebreak * stagger
  * @tiebreak_given: the tie-break was set by the control plane
  * @stagger: global stagger in force, Q10
- * @decrease: F also divides a fixed-factor decrease (not DCTCP's for marks)
+ * @decrease: F also divides the multiplicative decrease
  * @head_start: the tie-break gives the socket a head start (every socket's does)
  * @overrun: the iteration carried more than its bound: F is 1 until the next one
  * @unearned: a mark not yet followed by an idle gap: F is 1 until there is one
@@ -148,7 +148,6 @@ static inline bool mltcp_cong_avoid(struct sock *sk, u32 *acked)
 }
 
 u32 mltcp_decrease(struct sock *sk, u32 cwnd, u32 reduced);
-u32 mltcp_decrease_marked(struct sock *sk, u32 reduced);
 u32 mltcp_reno_ssthresh(struct sock *sk);
 
 /* Control plane; call with the socket locked (lock_sock()). */

@@ -12,7 +12,6 @@
  *   ACK (cong_avoid)      mltcp_hook_ack()        yield, slow start, credit
  *   RTT sample            mltcp_hook_rtt_sample() the yield (from the ACK)
  *   loss (ssthresh)       mltcp_hook_decrease()   the decrease softened by F
- *   marks (DCTCP's alpha) mltcp_hook_marked_cut() the base's decrease, recorded
  *   iteration mark        mltcp_hook_mark()       the application's mark
  *
  * The ACK entry allocates nothing, takes no lock and reads each parameter
@@ -355,7 +354,7 @@ static inline bool mltcp_hook_ack(struct mltcp_sock *ms, const struct mltcp_ack_
 }
 
 /**
- * mltcp_hook_decrease() - a multiplicative decrease by a fixed factor
+ * mltcp_hook_decrease() - a multiplicative decrease (loss, ECN, CWR)
  * @ms: socket state
  * @g: the global parameters
  * @acked: the socket's bytes_acked
@@ -370,10 +369,6 @@ static inline bool mltcp_hook_ack(struct mltcp_sock *ms, const struct mltcp_ack_
  * divided by a constant only makes every such flow more aggressive, which
  * over-committed links pay in drops and timeouts.
  *
- * Reno's and CUBIC's cuts for a loss or a congestion mark, and DCTCP's
- * halving for a loss, come here; DCTCP's cut for its marks does not
- * (mltcp_hook_marked_cut()).
- *
  * Return: the window to use as ssthresh.
  */
 static inline u32 mltcp_hook_decrease(struct mltcp_sock *ms, const struct mltcp_globals *g,
@@ -386,30 +381,6 @@ static inline u32 mltcp_hook_decrease(struct mltcp_sock *ms, const struct mltcp_
 				mltcp_sock_f_q10(ms, READ_ONCE(g->mode), READ_ONCE(g->fparams),
 						 READ_ONCE(g->stagger), READ_ONCE(g->overrun),
 						 acked));
-}
-
-/**
- * mltcp_hook_marked_cut() - a decrease sized by the share of packets marked
- * @ms: socket state
- * @reduced: the base algorithm's window after it (DCTCP's alpha cut)
- *
- * The cut counts as any cut does (it earns the top of F at the deepest
- * backoff) but is never divided by F.  DCTCP cuts by half the share of its
- * packets the queue marked, so a flow that sends more is already cut more;
- * that cut is small by design, and divided by F it no longer brings the
- * queue back under the marking step: the queue grows until the buffer
- * overflows, and over-committed links pay in drops and timeouts
- * (docs/DESIGN.md, "Rules and their evidence").  A fixed-factor cut
- * (mltcp_hook_decrease()) is the same for every flow that meets the
- * congestion, and there F keeps the flow further through its iteration
- * ahead.
- *
- * Return: @reduced, the window to use as ssthresh.
- */
-static inline u32 mltcp_hook_marked_cut(struct mltcp_sock *ms, u32 reduced)
-{
-	ms->cut = 1;
-	return reduced;
 }
 
 /**

@@ -137,7 +137,7 @@ struct mltcp_sock {
  * @stagger: largest head start, Q10 of an iteration (mltcp_head_start_q10())
  * @overrun: overrun multiple, Q10 of the size, 0 = none (mltcp_iter_overrun())
  * @mode: enum mltcp_mode
- * @decrease: F also divides a fixed-factor decrease (mltcp_soften_cut())
+ * @decrease: F also divides the multiplicative decrease (mltcp_soften_cut())
  *
  * The hooks read each field once, with READ_ONCE(): the kernel's live
  * parameters (written with WRITE_ONCE()), or the BPF backend's clamped copy.

@@ -20,12 +20,10 @@
  *  (d) F > 1 only within sixteen times an idle gap's length after it ends
  *      (the allowance), to the core's millisecond clock;
  *  (e) F at its top (MLTCP_PHASE_TOP) only after a cut of the window
- *      (mltcp_hook_decrease(), or mltcp_hook_marked_cut() for DCTCP's
- *      marks) since the connection or the algorithm began:
+ *      (mltcp_hook_decrease()) since the connection or the algorithm began:
  *      RTT samples, which a receiver can delay, never reach it alone;
  *  (b) every F is exactly 1 (1024) or within [intercept, slope + intercept],
- *      a softened decrease stays within [reduced, cwnd] and a cut for
- *      marks is exactly the base's;
+ *      and a softened decrease stays within [reduced, cwnd];
  *  (c) no undefined behaviour nor memory error (UBSan, ASan).
  *
  * The bytes of an ACK count with the F computed after it, as the hooks
@@ -395,21 +393,10 @@ static void do_ack(struct sim *s, u64 n, u32 rtt, uint8_t flags)
 
 static void op_loss(struct sim *s, struct in *in)
 {
-	uint8_t kind = get8(in) % 4;
+	uint8_t kind = get8(in) % 3;
 	u32 reduced, out;
 
 	connect_sock(s);
-	if (kind == 3) {
-		/* DCTCP's cut for marks, alpha/2 of the window: never softened */
-		reduced = s->cwnd - (u32)(((u64)s->cwnd * get8(in)) >> 9);
-		out = mltcp_hook_marked_cut(&s->ms, reduced);
-		s->cut = 1;
-		if (out != reduced)
-			fail(s, "a cut for marks divided by F");
-		s->ssthresh = out;
-		s->cwnd = out;
-		return;
-	}
 	reduced = s->cwnd / 2 ? s->cwnd / 2 : 1;
 	out = mltcp_hook_decrease(&s->ms, &s->g, s->acked, s->cwnd, reduced);
 	s->cut = 1;

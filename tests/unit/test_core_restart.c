@@ -574,16 +574,6 @@ static void test_held_yield_deepens(void **state)
 	assert_int_equal(mltcp_yield_backoff(&ms), 1);
 }
 
-/* A socket in the ramp one backoff step short of the top, the decrease softened. */
-static void ramp_below_top(struct mltcp_sock *ms, struct mltcp_globals *g)
-{
-	default_globals(g);
-	g->decrease = true;
-	shown_size(ms, 4 * MB);
-	assert_true(mltcp_learn_gap(ms, 800000, MB));
-	mltcp_set_yield_backoff(ms, MLTCP_BACKOFF_TOP - 1);
-}
-
 /*
  * The softened cut divides by F, which says how far through its iteration
  * a flow is; at the top of F it says nothing, and the cut is the base's.
@@ -594,32 +584,16 @@ static void test_top_cuts_as_base(void **state)
 	struct mltcp_globals g;
 
 	(void)state;
-	ramp_below_top(&ms, &g);
+	default_globals(&g);
+	g.decrease = true;
+	shown_size(&ms, 4 * MB);
+	assert_true(mltcp_learn_gap(&ms, 800000, MB));
+	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_TOP - 1);
 	/* in the ramp, past the head start: F > 1 softens the cut */
 	assert_true(mltcp_hook_decrease(&ms, &g, 3 * MB, 100, 50) > 50);
 	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_TOP);
 	assert_int_equal(mltcp_hook_decrease(&ms, &g, 3 * MB, 100, 50), 50);
 	assert_int_equal(mltcp_hook_decrease(&ms, &g, 0, 100, 50), 50);
-}
-
-/*
- * DCTCP's cut for marks is already sized by the flow's share of the marks:
- * F never divides it, where it divides a fixed-factor cut, and it counts
- * as a cut for the top of F as any other.
- */
-static void test_marked_cut_as_base(void **state)
-{
-	struct mltcp_sock ms = new_sock(0);
-	struct mltcp_globals g;
-
-	(void)state;
-	ramp_below_top(&ms, &g);
-	assert_true(mltcp_hook_decrease(&ms, &g, 3 * MB, 100, 94) > 94);
-	ms.cut = 0;
-	assert_int_equal(mltcp_hook_marked_cut(&ms, 94), 94);
-	assert_true(ms.cut);
-	mltcp_set_yield_backoff(&ms, MLTCP_BACKOFF_TOP);
-	assert_true(mltcp_top_earned(&ms));
 }
 
 /*
@@ -784,7 +758,6 @@ int main(void)
 		cmocka_unit_test(test_learned_iter_ms),
 		cmocka_unit_test(test_held_yield_deepens),
 		cmocka_unit_test(test_top_cuts_as_base),
-		cmocka_unit_test(test_marked_cut_as_base),
 	};
 
 	return cmocka_run_group_tests_name("mltcp_core_restart", tests, NULL, NULL);

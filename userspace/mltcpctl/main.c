@@ -36,7 +36,7 @@ static const char usage[] =
 "        intercept N         intercept of F, a decimal above 0, at most 8\n"
 "        idle_ms N           idle gap that ends a learned iteration, 1-60000\n"
 "        mode M              learned, given or off\n"
-"        decrease on|off     F also divides a fixed-factor decrease\n"
+"        decrease on|off     F also divides the multiplicative decrease\n"
 "        stagger N           largest head start (tie-break) of a\n"
 "                            socket, a fraction of an iteration from 0 to 1\n"
 "        overrun N           F applies to at most N times an iteration's\n"

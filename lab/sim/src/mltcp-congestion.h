@@ -11,8 +11,7 @@
  *
  * Each hook runs the base algorithm's and the glue's part: the glue gives
  * IncreaseWindow the F-scaled credit (or none while a restarted window
- * yields), softens GetSsThresh's cut (not DCTCP's for marks, which it
- * only records), restarts the window at
+ * yields), softens GetSsThresh's cut, restarts the window at
  * CA_EVENT_TX_START, takes PktsAcked's RTT and starts the connection's
  * state at the handshake's CA_OPEN.
  */
@@ -136,12 +135,6 @@ class MltcpCongestion : public NamedCongestion<Self, Base>, public MltcpHints
         return Self::kName;
     }
 
-  protected:
-    MltcpGlue& Glue()
-    {
-        return m_glue;
-    }
-
   private:
     MltcpGlue m_glue;
 };
@@ -165,15 +158,6 @@ class MltcpDctcp : public MltcpCongestion<MltcpDctcp, LinuxDctcp>
 {
   public:
     static constexpr const char* kName = "MltcpDctcp";
-
-    /* a loss's halving softened by F; the alpha cut for marks as DCTCP's */
-    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
-    {
-        uint32_t reduced = LinuxDctcp::GetSsThresh(tcb, bytesInFlight);
-
-        return LinuxDctcp::IsLoss(tcb) ? Glue().Decrease(tcb, reduced)
-                                       : Glue().MarkedCut(tcb, reduced);
-    }
 };
 
 } // namespace ns3

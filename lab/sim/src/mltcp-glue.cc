@@ -436,13 +436,6 @@ MltcpGlue::Decrease(Ptr<const TcpSocketState> tcb, uint32_t reduced)
     return mltcp_hook_decrease(&m_ms, &MltcpGlobals(), m_bytesAcked, tcb->m_cWnd.Get(), reduced);
 }
 
-uint32_t
-MltcpGlue::MarkedCut(Ptr<const TcpSocketState> tcb, uint32_t reduced)
-{
-    AdvanceUna(SndUna(tcb));
-    return mltcp_hook_marked_cut(&m_ms, reduced);
-}
-
 void
 MltcpGlue::Mark(uint64_t bytes)
 {

@@ -17,9 +17,7 @@
  *                                             credit is what the base
  *                                             algorithm increases by
  *   GetSsThresh                             mltcp_hook_decrease() of the
- *                                             base algorithm's threshold;
- *                                             DCTCP's for marks (not a fast
- *                                             recovery's) mltcp_hook_marked_cut()
+ *                                             base algorithm's threshold
  *   MltcpHints::MarkIteration()             mltcp_hook_mark()
  *   Fork                                    the same state, not bound
  *
@@ -132,12 +130,6 @@ class MltcpGlue
      * @return the threshold to use
      */
     uint32_t Decrease(Ptr<const TcpSocketState> tcb, uint32_t reduced);
-    /**
-     * GetSsThresh of DCTCP's cut for marks: recorded, not softened.
-     * @param reduced the base algorithm's threshold
-     * @return @p reduced
-     */
-    uint32_t MarkedCut(Ptr<const TcpSocketState> tcb, uint32_t reduced);
     /** An iteration starts, of @bytes (0 = the size the socket has). */
     void Mark(uint64_t bytes);
     /** The iteration's size, without a mark; 0 drops the hints. */

@@ -4,7 +4,7 @@
  * (linux-dctcp.h): fast recovery halves the window, ECE (CWR) and a
  * timeout cut it by alpha/2.  With alpha at 1/4 the two differ (7/8 of the
  * window against 1/2); stock and MLTCP's DCTCP (at F = 1: no iteration
- * size) ask the same, and MLTCP's takes each from its base.
+ * size) ask the same.
  */
 #include <string>
 
