@@ -2,29 +2,36 @@
 # After a retransmission timeout mltcp_cubic (F = 1) restarts its curve like Linux's
 # cubic (RFC 9438 4.8): the old W_max is forgotten, so once the path has more room
 # than before the timeout the window grows past the old W_max at once instead of
-# creeping towards it for K seconds. Each flow runs through a 10 Mbit/s FIFO with a
-# 50 ms RTT; at 3 s the bottleneck becomes 30 Mbit/s and the path after it goes dark
-# (netem loss 100%) until the sender has counted a timeout, and 0.1 s more
-# (blackout_until_rto: the RTO is built, not hoped for); the flow is stopped 4.8 s
-# after that, however late the guest's shell got there. cwnd is sampled every 20 ms
-# (TCP_INFO, mltcp-flow); 2.5-4.5 s after the blackout the median cwnd and the goodput of
-# mltcp_cubic must be within 25% of stock cubic's, run alternately in the same guest,
-# ROUNDS (3) of each, compared by their best run: under TCG a flow of either algorithm
-# meets one more loss after the blackout in about one run of three (CI saw cwnd 57-121,
-# 12.5-27 Mbit/s against 145-155 and 28), which only ever lowers the figures, while the
-# bug this guards against (W_max kept: growth creeps towards the old 70 segments for K
-# seconds) keeps every run of mltcp_cubic low. When the best runs still disagree after
-# ROUNDS, up to MAX_ROUNDS (6) are run: CI once saw all three stock runs meet that loss
-# (cwnd 89-118 against mltcp_cubic's 121-153); a low algorithm stays low however many.
+# creeping towards it for K seconds. Each flow runs through a 10 Mbit/s FIFO of 64 KB
+# with a 50 ms RTT; at 3 s the bottleneck becomes 30 Mbit/s with a 1 MB FIFO and the
+# path after it goes dark (netem loss 100%) until the sender has counted a timeout, and
+# 0.1 s more (blackout_until_rto: the RTO is built, not hoped for); the flow is stopped
+# 4.8 s after that, however late the guest's shell got there. cwnd is sampled every
+# 20 ms (TCP_INFO, mltcp-flow); 2.5-4.5 s after the blackout the median cwnd and the
+# goodput of mltcp_cubic must be within 25% of stock cubic's, run alternately in the
+# same guest, ROUNDS (4) of each, compared by their best run.
 #
-#   NS_S[0] ── NS_RT ══ tbf 10→30 Mbit/s ══> NS_RR ─(blackout)─ NS_R[0] ─(netem 50 ms)─> ACKs
+# Premise: no loss after the blackout, which would cut the window the checks read.
+# With a 64 KB FIFO after the blackout too, a flow of either algorithm overflowed it on
+# its way up in about one run of three under TCG, and CI once saw all six stock runs of
+# one boot do so (cwnd 98-118 against a clean run's 145-155). The 1 MB FIFO holds about
+# 700 packets over the path's 125; no window reaches that within 5 s of a timeout, and
+# the runs' bottleneck drops after the blackout are checked to be zero.
+#
+# Why the best run: with the premise met, a run of either algorithm still grows slowly
+# now and then, its median window 50-163 against 305-345 (stock cubic 3 runs of 13,
+# mltcp_cubic 1 of 13, two boots of 6.1): no drop at the bottleneck and its ssthresh
+# unchanged after the recovery, so neither a loss nor a second cut; the cause is not
+# found. It only lowers a run, while the bug this guards against (W_max kept: growth
+# creeps towards the old ~70 segments for K seconds) keeps every run of mltcp_cubic low.
+#
+#                     tbf 10→30 Mbit/s,
+#   NS_S[0] ── NS_RT ══ 64 KB→1 MB ══> NS_RR ─(blackout)─ NS_R[0] ─(netem 50 ms)─> ACKs
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_flows.sh"
 
-ROUNDS=${ROUNDS:-3}
-MAX_ROUNDS=${MAX_ROUNDS:-6}
-tap_plan 4
-P=/sys/module/mltcp/parameters
+ROUNDS=${ROUNDS:-4}
+tap_plan 5
 ml_modprobe mltcp_cubic || bail "mltcp_cubic loads"
 tmp=$(mktemp -d)
 trap 'ml_cleanup; rm -rf "$tmp"' EXIT
@@ -42,9 +49,10 @@ tc_pipe TC_RR "$NS_RR"
 timeouts() { in_ns "$S" nstat -asz TcpExtTCPTimeouts 2>/dev/null | awk '{ n += $2 } END { print n + 0 }'; }
 
 # rto_run ALGO OUT: one flow, blackout 3 s in, stopped 4.8 s after it (120 s at most);
-# OUT gets "post_cwnd post_mbit pre_cwnd timeouts blackout_end_ms flow_end_ms".
+# OUT gets "post_cwnd post_mbit pre_cwnd timeouts blackout_end_ms flow_end_ms
+# drops_after_blackout".
 rto_run() {
-	local algo=$1 out=$2 start t_end to0 pre post
+	local algo=$1 out=$2 start t_end to0 pre post d0 d1
 	echo "qdisc change dev bn0 root handle 1: tbf rate 10mbit burst 15000 limit 65536" >&"$TC_RT"
 	to0=$(timeouts)
 	flows_start "$S" "$DST" "$algo" 1 120 20 "$out.s" || return 1
@@ -55,48 +63,44 @@ rto_run() {
 	}
 	nap_until "$start" 3
 	# the tc processes run already: the commands take effect at once
-	echo "qdisc change dev bn0 root handle 1: tbf rate 30mbit burst 15000 limit 65536" >&"$TC_RT"
+	echo "qdisc change dev bn0 root handle 1: tbf rate 30mbit burst 15000 limit 1048576" >&"$TC_RT"
 	blackout_until_rto "$FLOWS_PID" "$TC_RR" r0 0.1 2 ||
 		diag "$algo: no RTO within 2 s of the blackout's start"
+	d0=$(bottleneck_stats | cut -f2)
 	t_end=$(((BLACKOUT_END_US - start / 1000) / 1000))
 	flows_stop_at $((BLACKOUT_END_US + 4800000)) || { diag "$(cat "$out.s.err")"; return 1; }
+	d1=$(bottleneck_stats | cut -f2)
 	pre=$(flows_stats "$out.s" 1500 2900)
 	post=$(flows_stats "$out.s" $((t_end + 2500)) $((t_end + 4500)))
-	echo "$(echo "$post" | awk '{ print $3, $1 }') $(echo "$pre" | awk '{ print $3 }') $(($(timeouts) - to0)) $t_end $(flows_end_ms "$out.s")" >"$out"
-}
-
-best() { printf '%s\n' "$@" | sort -g | tail -n 1; }
-# agree: the best runs so far are within 25% of each other, in cwnd and goodput
-agree() {
-	within_pct "$(best ${cw[mltcp_cubic]})" "$(best ${cw[cubic]})" 25 &&
-		within_pct "$(best ${mb[mltcp_cubic]})" "$(best ${mb[cubic]})" 25
+	echo "$(echo "$post" | awk '{ print $3, $1 }') $(echo "$pre" | awk '{ print $3 }')" \
+		"$(($(timeouts) - to0)) $t_end $(flows_end_ms "$out.s") $((d1 - d0))" >"$out"
 }
 
 declare -A cw mb
-rto_ok=0 late=0 agree_now=0
-for ((i = 0; i < ROUNDS || (i < MAX_ROUNDS && !agree_now); i++)); do
+rto_ok=0 late=0 lossy=0
+for ((i = 0; i < ROUNDS; i++)); do
 	for algo in cubic mltcp_cubic; do
 		rto_run "$algo" "$tmp/$algo.$i" || bail "$algo flow"
-		read -r c m pre to t_end f_end <"$tmp/$algo.$i"
-		diag "round $i $algo: median cwnd before the blackout $pre, 2.5-4.5 s after it $c; goodput then $m Mbit/s; RTOs $to; blackout ended at $t_end ms, the flow at $f_end ms"
+		read -r c m pre to t_end f_end drops <"$tmp/$algo.$i"
+		diag "round $i $algo: median cwnd before the blackout $pre, 2.5-4.5 s after it $c; goodput then $m Mbit/s; RTOs $to; blackout ended at $t_end ms, the flow at $f_end ms; bottleneck drops after the blackout $drops"
 		cw[$algo]="${cw[$algo]:-} $c"
 		mb[$algo]="${mb[$algo]:-} $m"
 		[ "$to" -ge 1 ] && rto_ok=$((rto_ok + 1))
 		[ "$f_end" -ge $((t_end + 4500)) ] || late=$((late + 1))
+		[ "$drops" = 0 ] || lossy=$((lossy + 1))
 	done
-	agree_now=0
-	agree && agree_now=1
-	[ "$agree_now" = 1 ] || [ $((i + 1)) -lt "$ROUNDS" ] || [ $((i + 1)) -ge "$MAX_ROUNDS" ] ||
-		diag "the best runs disagree after $((i + 1)) rounds: one more"
 done
+best() { printf '%s\n' "$@" | sort -g | tail -n 1; }
 c_st=$(best ${cw[cubic]}) c_ml=$(best ${cw[mltcp_cubic]})
 m_st=$(best ${mb[cubic]}) m_ml=$(best ${mb[mltcp_cubic]})
-[ "$rto_ok" = $((2 * i)) ]
+[ "$rto_ok" = $((2 * ROUNDS)) ]
 tap_result "every flow had a retransmission timeout (TcpExtTCPTimeouts)" $?
 [ "$late" = 0 ]
 tap_result "the flow ran until the 2 s window after the blackout had ended" $?
+[ "$lossy" = 0 ]
+tap_result "premise: the bottleneck dropped nothing after the blackout ($lossy of $((2 * ROUNDS)) runs did)" $?
 within_pct "$c_ml" "$c_st" 25
-tap_result "after the RTO mltcp_cubic's median cwnd ($c_ml, best of $i runs) is within 25% of cubic's ($c_st)" $?
+tap_result "after the RTO mltcp_cubic's median cwnd ($c_ml, best of $ROUNDS runs) is within 25% of cubic's ($c_st)" $?
 within_pct "$m_ml" "$m_st" 25
-tap_result "after the RTO mltcp_cubic's goodput ($m_ml Mbit/s, best of $i runs) is within 25% of cubic's ($m_st)" $?
+tap_result "after the RTO mltcp_cubic's goodput ($m_ml Mbit/s, best of $ROUNDS runs) is within 25% of cubic's ($m_st)" $?
 tap_done
