@@ -24,18 +24,12 @@ namespace ns3
 class LinuxDctcp : public TcpDctcp
 {
   public:
-    /** @return true when @p tcb asks for the threshold of a fast recovery */
-    static bool IsLoss(Ptr<const TcpSocketState> tcb)
-    {
-        return tcb->m_congState == TcpSocketState::CA_RECOVERY;
-    }
-
-    /** A loss: half the window, at least 2 segments; else DCTCP's alpha cut. */
+    /** Fast recovery: half the window, at least 2 segments; else DCTCP's alpha cut. */
     uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
     {
         uint32_t seg = tcb->m_segmentSize;
 
-        if (IsLoss(tcb))
+        if (tcb->m_congState == TcpSocketState::CA_RECOVERY)
         {
             return std::max<uint32_t>(tcb->m_cWnd.Get() / seg / 2, 2) * seg;
         }
