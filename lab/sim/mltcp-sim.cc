@@ -4,7 +4,9 @@
  * congestion control, under MLTCP, each job alone (its ideal), and under
  * the centralized schedule (stock algorithm, each iteration held to its
  * slot: src/schedule.h); across the scenario's sweep of load and
- * oversubscription, at one seed or several (--seeds).
+ * oversubscription, at one seed or several (--seeds).  Over seeds, stock
+ * also runs a second time with its starts nudged by microseconds (its
+ * twin, src/run-plan.h): how far a job's figures move for nothing.
  *
  * Every simulation is a process of its own (ns-3 runs once per process),
  * this program re-executed with --run-one; -j of them run at a time.
@@ -369,6 +371,14 @@ main(int argc, char** argv)
             spec.cc = sc.MltcpAlgo();
             spec.label = plan.tag + "mltcp";
             plan.mltcp = AddTask(tasks, sc, outDir, spec);
+            if (seeds.size() > 1)
+            {
+                // the floor the seed report sets MLTCP against stock beside
+                spec.cc = sc.cc;
+                spec.offsetsMs = TwinOffsets(p.offsetsMs);
+                spec.label = plan.tag + "twin";
+                plan.twin = AddTask(tasks, sc, outDir, spec);
+            }
             sp.plans.push_back(plan);
         }
         for (const auto& an : aloneNeeded)
@@ -454,8 +464,13 @@ main(int argc, char** argv)
                 p.mltcpAloneMs.push_back(mltcpAlone[p.oversubscription][j]);
             }
             for (auto [vr, t] : std::vector<std::pair<VariantRun*, int>>{{&p.stock, plan.stock},
-                                                                         {&p.mltcp, plan.mltcp}})
+                                                                         {&p.mltcp, plan.mltcp},
+                                                                         {&p.twin, plan.twin}})
             {
+                if (t < 0)
+                {
+                    continue;
+                }
                 vr->present = ReadRunResult(tasks[t].out, &vr->run, &err);
                 if (!vr->present)
                 {

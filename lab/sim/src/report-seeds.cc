@@ -63,6 +63,79 @@ Verdict(bool applicable, bool met)
     return !applicable ? "n/a" : met ? "met" : "**NOT met**";
 }
 
+/** A variant's figures against stock's at one point, over seeds. */
+struct HarmFigures
+{
+    bool present = false;
+    Spread mean;               //!< per-seed ratios of the cluster's means
+    Spread p99;                //!< and of its p99s
+    std::vector<double> pairs; //!< per (job, seed): the job's mean over its mean under stock
+    size_t within = 0;         //!< pairs at or below 1.05
+
+    double Share() const
+    {
+        return pairs.empty() ? NAN : double(within) / pairs.size();
+    }
+};
+
+/**
+ * @return MLTCP's figures at point @k against stock's, or with @twin, stock's
+ * twin's: the seeds without a twin run are left out.
+ */
+HarmFigures
+AgainstStock(const std::vector<std::vector<PointMetrics>>& metrics,
+             const std::vector<std::vector<VariantMetrics>>& twins,
+             size_t k,
+             bool twin)
+{
+    HarmFigures h;
+    std::vector<double> rMean, rP99;
+    for (size_t s = 0; s < metrics.size(); s++)
+    {
+        const VariantMetrics& stock = metrics[s][k].stock;
+        const VariantMetrics& other = twin ? twins[s][k] : metrics[s][k].mltcp;
+        if (!other.present)
+        {
+            continue;
+        }
+        h.present = true;
+        rMean.push_back(other.mean / stock.mean);
+        rP99.push_back(other.p99 / stock.p99);
+        for (size_t i = 0; i < other.jobs.size(); i++)
+        {
+            double r = other.jobs[i].mean / stock.jobs[i].mean;
+            h.pairs.push_back(r);
+            h.within += r <= 1.05;
+        }
+    }
+    h.mean = Over(rMean);
+    h.p99 = Over(rP99);
+    std::sort(h.pairs.begin(), h.pairs.end());
+    return h;
+}
+
+/** "N of M (P%)": the pairs within 1.05x. */
+std::string
+WithinCell(const HarmFigures& h)
+{
+    return std::to_string(h.within) + " of " + std::to_string(h.pairs.size()) + " (" +
+           Fmt(100 * h.Share(), 0) + "%)";
+}
+
+/** Writes sorted @pairs as a CDF for gnuplot; @return the file's path. */
+std::string
+PairsData(const PlotContext& pc, const std::string& prefix, size_t k,
+          const std::vector<double>& pairs)
+{
+    std::string dat = pc.workDir + "/" + prefix + std::to_string(k) + ".dat";
+    std::ofstream out(dat);
+    for (size_t i = 0; i < pairs.size(); i++)
+    {
+        out << Fmt(pairs[i], 4) << " " << Fmt(double(i + 1) / pairs.size(), 4) << "\n";
+    }
+    return dat;
+}
+
 } // namespace
 
 std::vector<std::string>
@@ -73,6 +146,8 @@ WriteSeedSummary(const ReportInput& in, const PlotContext& pc, std::ostream& md)
     const size_t npoints = in.seeds.front().size();
     // metrics[s][k]: seed s, point k
     std::vector<std::vector<PointMetrics>> metrics(nseeds);
+    // twins[s][k]: stock's twin, absent where it did not run
+    std::vector<std::vector<VariantMetrics>> twins(nseeds);
     std::ostringstream seedList;
     for (size_t s = 0; s < nseeds; s++)
     {
@@ -82,6 +157,7 @@ WriteSeedSummary(const ReportInput& in, const PlotContext& pc, std::ostream& md)
             metrics[s].push_back({Analyse(sc, p.stock, p.jobs, p.idealMs),
                                   Analyse(sc, p.mltcp, p.jobs, p.idealMs),
                                   Analyse(sc, p.central, p.jobs, p.idealMs)});
+            twins[s].push_back(Analyse(sc, p.twin, p.jobs, p.idealMs));
         }
     }
     md << "## Over seeds\n\n"
@@ -134,53 +210,68 @@ WriteSeedSummary(const ReportInput& in, const PlotContext& pc, std::ostream& md)
           "alone: MLTCP / stock, worst job |\n|---|---|---|---|---|\n";
     std::printf("\ndo no harm (MLTCP / stock, median over seeds and range):\n");
     std::vector<std::string> cdfPlots;
+    std::vector<HarmFigures> floors;
     for (size_t k = 0; k < npoints; k++)
     {
-        std::vector<double> rMean, rP99, pairs, alone;
-        size_t within = 0;
+        HarmFigures h = AgainstStock(metrics, twins, k, false);
+        std::vector<double> alone;
         for (size_t s = 0; s < nseeds; s++)
         {
-            const PointMetrics& m = metrics[s][k];
             const PointResult& p = in.seeds[s][k];
-            rMean.push_back(m.mltcp.mean / m.stock.mean);
-            rP99.push_back(m.mltcp.p99 / m.stock.p99);
-            for (size_t i = 0; i < p.jobs.size(); i++)
+            for (size_t i = 0; i < p.jobs.size() && i < p.mltcpAloneMs.size(); i++)
             {
-                double r = m.mltcp.jobs[i].mean / m.stock.jobs[i].mean;
-                pairs.push_back(r);
-                within += r <= 1.05;
-                if (i < p.mltcpAloneMs.size())
-                {
-                    alone.push_back(p.mltcpAloneMs[i] / p.idealMs[i]);
-                }
+                alone.push_back(p.mltcpAloneMs[i] / p.idealMs[i]);
             }
         }
-        Spread sm = Over(rMean);
-        Spread sp = Over(rP99);
         Spread sa = Over(alone);
-        double share = pairs.empty() ? NAN : double(within) / pairs.size();
         const std::string name = PointName(in.seeds.front()[k]);
-        md << "| " << name << " | " << Cell(sm, 3) << ", " << Verdict(true, sm.med <= 1.02)
-           << " | " << Cell(sp, 3) << ", " << Verdict(true, sp.med <= 1.05) << " | " << within
-           << " of " << pairs.size() << " (" << Fmt(100 * share, 0) << "%), "
-           << Verdict(true, share >= 0.95) << " | " << Fmt(sa.med, 3) << " median, "
-           << Fmt(sa.hi, 3) << " worst, " << Verdict(!alone.empty(), sa.hi <= 1.02) << " |\n";
+        md << "| " << name << " | " << Cell(h.mean, 3) << ", " << Verdict(true, h.mean.med <= 1.02)
+           << " | " << Cell(h.p99, 3) << ", " << Verdict(true, h.p99.med <= 1.05) << " | "
+           << WithinCell(h) << ", " << Verdict(true, h.Share() >= 0.95) << " | "
+           << Fmt(sa.med, 3) << " median, " << Fmt(sa.hi, 3) << " worst, "
+           << Verdict(!alone.empty(), sa.hi <= 1.02) << " |\n";
         std::printf("  %-14s mean %s, p99 %s, pairs within 1.05x %zu/%zu, alone worst %s\n",
                     name.c_str(),
-                    Cell(sm, 3).c_str(),
-                    Cell(sp, 3).c_str(),
-                    within,
-                    pairs.size(),
+                    Cell(h.mean, 3).c_str(),
+                    Cell(h.p99, 3).c_str(),
+                    h.within,
+                    h.pairs.size(),
                     Fmt(sa.hi, 3).c_str());
-        // the distribution of MLTCP / stock over (job, seed): one curve per point
-        std::sort(pairs.begin(), pairs.end());
-        std::string dat = pc.workDir + "/seeds-pairs-" + std::to_string(k) + ".dat";
-        std::ofstream out(dat);
-        for (size_t i = 0; i < pairs.size(); i++)
+        cdfPlots.push_back("'" + PairsData(pc, "seeds-pairs-", k, h.pairs) +
+                           "' using 1:2 with steps lw 2 lc " + std::to_string(k + 1) +
+                           " title '" + name + "'");
+        floors.push_back(AgainstStock(metrics, twins, k, true));
+        if (floors.back().present)
         {
-            out << Fmt(pairs[i], 4) << " " << Fmt(double(i + 1) / pairs.size(), 4) << "\n";
+            cdfPlots.push_back("'" + PairsData(pc, "seeds-twin-", k, floors.back().pairs) +
+                               "' using 1:2 with steps lw 1 dt 2 lc " + std::to_string(k + 1) +
+                               " title '" + name + ", stock twin'");
         }
-        cdfPlots.push_back("'" + dat + "' using 1:2 with steps lw 2 title '" + name + "'");
+    }
+    if (!floors.empty() && floors.front().present)
+    {
+        md << "\nThe floor under these figures: stock run again at each point and seed with each "
+              "job's start a few microseconds later (job i's by (i + 1) x 10 us: the twin, "
+              "`TwinOffsets()` in `lab/sim/src/run-plan.h`), and the same figures for the twin "
+              "against stock. A change of starts no scheduler could choose moves them this far; "
+              "where MLTCP's figure lies inside the twin's range, these seeds cannot tell it "
+              "from no change.\n\n"
+              "| point | mean: twin / stock | p99: twin / stock | (job, seed) within 1.05x |\n"
+              "|---|---|---|---|\n";
+        std::printf("the floor (stock's twin, its starts nudged by microseconds, / stock):\n");
+        for (size_t k = 0; k < npoints; k++)
+        {
+            const HarmFigures& h = floors[k];
+            const std::string name = PointName(in.seeds.front()[k]);
+            md << "| " << name << " | " << Cell(h.mean, 3) << " | " << Cell(h.p99, 3) << " | "
+               << WithinCell(h) << " |\n";
+            std::printf("  %-14s mean %s, p99 %s, pairs within 1.05x %zu/%zu\n",
+                        name.c_str(),
+                        Cell(h.mean, 3).c_str(),
+                        Cell(h.p99, 3).c_str(),
+                        h.within,
+                        h.pairs.size());
+        }
     }
 
     md << "\n### Taking turns\n\nMLTCP against the centralized schedule: mean within 1.05x, "
@@ -308,7 +399,8 @@ WriteSeedSummary(const ReportInput& in, const PlotContext& pc, std::ostream& md)
     }
     std::string svg = Plot(pc,
                            "seeds-harm",
-                           "MLTCP / stock per (job, seed): the share of pairs at or below x",
+                           "MLTCP / stock per (job, seed), dashed: stock's twin / stock; the share of "
+                           "pairs at or below x",
                            "set xlabel 'job mean under MLTCP / under stock'\nset key bottom "
                            "right\nset arrow from 1.05, graph 0 to 1.05, graph 1 nohead dt 2\n"
                            "set yrange [0:1]\n",

@@ -3,8 +3,9 @@
  * The report over seeds: each point of the sweep run at several seeds
  * (placement, ECMP salt, start offsets), per variant the median and the
  * range over seeds of the cluster's mean, p99, worst job, drops and failed
- * jobs; the do-no-harm and turn-taking targets judged on those medians;
- * and plots of both.
+ * jobs; the do-no-harm and turn-taking targets judged on those medians,
+ * the do-no-harm figures beside the floor of stock against its twin; and
+ * plots of both.
  */
 #ifndef MLTCP_SIM_REPORT_SEEDS_H
 #define MLTCP_SIM_REPORT_SEEDS_H

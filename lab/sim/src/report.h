@@ -67,6 +67,7 @@ struct PointResult
     VariantRun stock;
     VariantRun mltcp;
     VariantRun central;
+    VariantRun twin; //!< stock again, its starts nudged (TwinOffsets()); over seeds only
 };
 
 struct ReportInput

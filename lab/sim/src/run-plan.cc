@@ -87,4 +87,15 @@ RandomOffsets(const Scenario& sc, const std::vector<double>& periodMs)
     return offsets;
 }
 
+std::vector<double>
+TwinOffsets(const std::vector<double>& offsetsMs)
+{
+    std::vector<double> twin = offsetsMs;
+    for (size_t i = 0; i < twin.size(); i++)
+    {
+        twin[i] += double(i + 1) * kTwinNudgeMs;
+    }
+    return twin;
+}
+
 } // namespace ns3
