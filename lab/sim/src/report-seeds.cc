@@ -173,13 +173,15 @@ WriteSeedSummary(const ReportInput& in, const PlotContext& pc, std::ostream& md)
     for (size_t k = 0; k < npoints; k++)
     {
         const std::string name = PointName(in.seeds.front()[k]);
-        for (int v = 0; v < 3; v++)
+        // the three variants, then stock's twin where it ran
+        for (int v = 0; v < 4; v++)
         {
+            const char* variant = v < 3 ? kVariantNames[v] : "stock's twin";
             std::vector<double> mean, p99, worst, drops;
             uint32_t failed = 0;
             for (size_t s = 0; s < nseeds; s++)
             {
-                const VariantMetrics& vm = Variant(metrics[s][k], v);
+                const VariantMetrics& vm = v < 3 ? Variant(metrics[s][k], v) : twins[s][k];
                 if (!vm.present)
                 {
                     continue;
@@ -197,8 +199,8 @@ WriteSeedSummary(const ReportInput& in, const PlotContext& pc, std::ostream& md)
             std::string row = Cell(Over(mean)) + " | " + Cell(Over(p99)) + " | " +
                               Cell(Over(worst)) + " | " + Cell(Over(drops), 0) + " | " +
                               std::to_string(failed);
-            md << "| " << name << " | " << kVariantNames[v] << " | " << row << " |\n";
-            std::printf("  %-14s %-12s %s\n", name.c_str(), kVariantNames[v], row.c_str());
+            md << "| " << name << " | " << variant << " | " << row << " |\n";
+            std::printf("  %-14s %-12s %s\n", name.c_str(), variant, row.c_str());
         }
     }
 
