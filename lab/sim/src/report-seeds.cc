@@ -401,8 +401,8 @@ WriteSeedSummary(const ReportInput& in, const PlotContext& pc, std::ostream& md)
     }
     std::string svg = Plot(pc,
                            "seeds-harm",
-                           "MLTCP / stock per (job, seed), dashed: stock twin / stock; the share of "
-                           "pairs at or below x",
+                           "MLTCP / stock per (job, seed), dashed: stock twin / stock; the "
+                           "share of pairs at or below x",
                            "set xlabel 'job mean under MLTCP / under stock'\nset key bottom "
                            "right\nset arrow from 1.05, graph 0 to 1.05, graph 1 nohead dt 2\n"
                            "set yrange [0:1]\n",
