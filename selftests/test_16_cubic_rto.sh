@@ -21,8 +21,9 @@
 # Why the best run: with the premise met, a run of either algorithm still grows slowly
 # now and then, its median window 77-234 against 305-345. Each run prints what happened
 # after the blackout: in every slow run of one 6.1 boot (cubic 86, mltcp_cubic 230)
-# one fast recovery, undone, and none in the six fast runs; no HyStart exit in any run
-# (16 more runs on 6.12 agree); ssthresh stays at the timeout's ~50. The recovery's
+# one fast recovery, undone, and none in the six fast runs (in a 6.12 boot likewise:
+# cubic's one slow run, 118); no HyStart exit in any run (16 more runs on 6.12 agree);
+# ssthresh stays at the timeout's ~50. The recovery's
 # ssthresh() sets W_max and the undo restores the window but not the curve (Linux's
 # cubic undoes as Reno does), so the window follows the cubic curve towards W_max
 # instead of growing 5% a round trip as it does while no W_max is known. Likely cause,
