@@ -102,6 +102,21 @@ ml_params() {
 # for this test.
 ml_force_f1() { ml_params slope=0 intercept=1; }
 
+# ml_one_cpu: every CPU but the first goes offline for this test (back on exit), so
+# that one CPU carries every packet of every namespace. veth queues a packet on the
+# backlog of the CPU that sends it; with two vCPUs, packets behind one that TCG left
+# unscheduled for a while are overtaken by later ones on the other, tens of ms late:
+# enough for the sender to retransmit one that arrives after all.
+ml_one_cpu() {
+	local c
+	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do
+		[ -e "$c" ] || continue
+		[ "$(cat "$c")" = 1 ] || continue
+		at_exit "echo 1 >$c"
+		echo 0 >"$c" || return 1
+	done
+}
+
 ml_modprobe() {
 	local name=$1
 	if [ -d "/sys/module/$name" ]; then
