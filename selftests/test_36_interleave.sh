@@ -7,18 +7,21 @@
 #      10 segments), and with slope 0 (F = 1, the base algorithm) it never does; a job
 #      sending each iteration in three buckets restarts once per iteration, with
 #      marks and learning;
-#   2. the outcome, over 5 runs of 20 iterations through a router FIFO of one BDP:
-#      in at least 4 runs the jobs leave the lockstep and interleave (both jobs'
-#      overlap below 10%) by iteration 15, and in at least 4 the jobs stay apart:
-#      over the last half, the larger of the two jobs' overlaps (the share of a job's
-#      communication the other's overlapped) is below one half on average, halfway
-#      between lockstep (1) and turns (0).
+#   2. the outcome, over 5 runs of 20 iterations through a router FIFO of one BDP: in
+#      at least 4 runs the jobs stay apart: over the last half, the larger of the two
+#      jobs' overlaps (the share of a job's communication the other's overlapped) is
+#      below one half on average, halfway between lockstep (1) and turns (0). The
+#      first iteration from which they interleave (both overlaps below 10%) is
+#      printed, not judged: beside a second guest slope 0 did so by iteration 15 in
+#      4 runs of 5 by chance, and MLTCP in only 3 of 5 in 5 of a flake report's 10
+#      (4 of them with the host loaded further by a simulation), its phases
+#      stretched past the slack an iteration leaves them.
 # In this cell (lab/results/RESULTS.md, pair-router-1bdp) mltcp_reno's jobs left
 # lockstep by iteration 5 (median) and took turns in every iteration of the last half
 # (median of 10 runs); stock Reno's never left lockstep in the median run. Beside a
-# second guest, 5 runs each: the last half's mean overlap 0.12-0.24 with MLTCP, and
-# 0.24-0.85 with slope 0 (F = 1 and no restart: 3 runs of 5 at 0.5 or more, where 4
-# of 5 had an iteration apart by iteration 15 too, by chance under load). Turns,
+# second guest, 5 runs each: the last half's mean overlap 0.12-0.24 with MLTCP (over
+# the 50 runs of a flake report 0.10-0.51, one at 0.5 or more), and 0.24-0.85 with
+# slope 0 (F = 1 and no restart: 3 runs of 5 at 0.5 or more). Turns,
 # not time: how close to its ideal an interleaved pair runs is the benchmark's to say
 # (mltcp-bench's verdict, the grid's pair.worst), and a loaded guest stretches the
 # two phases past the slack an iteration leaves them: beside a second guest pairs
@@ -149,6 +152,6 @@ print(sum(1 for f in firsts if f <= 15), apart_runs)
 EOF
 grep '^#' "$tmp/verdicts"
 read -r early apart < <(grep -v '^#' "$tmp/verdicts")
-[ "${early:-0}" -ge 4 ] && [ "${apart:-0}" -ge 4 ]
-tap_result "the pair interleaves by iteration 15 in ${early:-0} of 5 runs (>= 4) and overlaps under one half over the last half in ${apart:-0} (>= 4)" $?
+[ "${apart:-0}" -ge 4 ]
+tap_result "the pair overlaps under one half over the last half in ${apart:-0} of 5 runs (>= 4; interleaved by iteration 15 in ${early:-0})" $?
 tap_done

@@ -21,9 +21,13 @@
 #      (MLTCP_YIELD_QDELAY_US), so a yield whose first sample comes late holds to the
 #      next mark or ends on the iteration's last ACKs: that restart finds the window
 #      at 10 already and reports cwnd_before=10;
-#   6. F ramps again from the bottom once the backoff is back at 0: in some iteration
-#      F (mltcp_ack's f_q10) rises from 1.25 or less to 1.75 or more, instead of being
-#      held at the top of F (2, where a flow that takes no turns stays).
+#   6. F ramps again from the bottom once the backoff has left its top (the top of F
+#      needs the deepest backoff, mltcp_top_earned()): in some iteration after the
+#      first yield that ended below it, F (mltcp_ack's f_q10) rises from 1.25 or less
+#      to 1.75 or more, instead of being held at the top of F (2, where a flow that
+#      takes no turns stays). Read from the first yield at 0, the check once had
+#      no whole iteration left: beside a second guest late queue samples kept the
+#      backoff up until the job's last yield.
 #
 #   NS_S[0] (mltcp-bench job, marks) ──┐
 #                                      ├─ NS_RT ══ tbf 20 Mbit/s, 60 kB FIFO ══> NS_RR ──┬─ NS_R[0]
@@ -108,21 +112,21 @@ read -r iters good bad < <(awk '
 [ "$iters" -ge 8 ] && [ "$good" = "$iters" ]
 tap_result "after the stop each of $iters iterations (>= 8) restarts once at the initial window ($good did)" $?
 
-# Per iteration (restart to restart) after the first yield at backoff 0: the lowest and
-# the highest F of the job's ACKs.
+# Per iteration (restart to restart) after the first yield that ended below the deepest
+# backoff (3): the lowest and the highest F of the job's ACKs.
 awk '
 	/tracing_mark_write: bulk flow stopped/ { s = 1; next }
 	!s { next }
-	/mltcp_yield:/ && / backoff=0$/ { zero = 1 }
+	/mltcp_yield:/ && !/ backoff=3$/ { below = 1 }
 	/mltcp_restart:/ { if (n) print lo, hi, n; lo = 99999; hi = 0; n = 0; next }
-	zero && /mltcp_ack:/ {
+	below && /mltcp_ack:/ {
 		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		f = v["f_q10"] + 0; n++
 		if (f < lo) lo = f
 		if (f > hi) hi = f
 	}
 	END { if (n) print lo, hi, n }' "$tmp/trace" >"$tmp/f"
-diag "F per iteration after the backoff came back to 0 (lowest highest acks): $(tr '\n' ',' <"$tmp/f")"
+diag "F per iteration after the backoff left its top (lowest highest acks): $(tr '\n' ',' <"$tmp/f")"
 diag "F of the ACKs after the stop: $(awk '/tracing_mark_write: bulk flow stopped/ { s = 1 }
 	s && /mltcp_ack:/ { for (i = 1; i <= NF; i++) if ($i ~ /^f_q10=/) c[substr($i, 7)]++ }
 	END { for (f in c) printf "%s x%d ", f, c[f] }' "$tmp/trace")"
