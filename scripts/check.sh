@@ -128,7 +128,7 @@ KVER=${kvers[0]} stream scripts/test-vm-run.sh || true
 # Selftests run on the first kernel only: those that measure the shared core's own
 # rules over a bottleneck (lockstep, interleaving, the earned share, the backoff on
 # marks, the top of F beside a receiver that delays its ACKs) and test_11 (F = 1 equals
-# the base at 100 Mbit/s, which test_15 checks more strictly at 10 Mbit/s on every
+# the base at 20 Mbit/s, which test_15 checks more strictly at 10 Mbit/s on every
 # kernel). The core is the same code on every kernel;
 # what differs (the hooks' glue, the socket options, netlink, lifecycles, the base
 # algorithms each module must equal at F = 1) is tested on each. KVER= runs them all.
