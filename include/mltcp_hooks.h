@@ -325,6 +325,7 @@ static inline bool mltcp_hook_ack(struct mltcp_sock *ms, const struct mltcp_ack_
 {
 	const struct mltcp_globals *g = in->g;
 	u32 acked = in->acked;
+	u16 carry;
 
 	out->yield = MLTCP_YIELD_NONE;
 	out->slow_start = false;
@@ -349,7 +350,9 @@ static inline bool mltcp_hook_ack(struct mltcp_sock *ms, const struct mltcp_ack_
 	}
 	out->ca = true;
 	out->ca_acked = acked;
-	out->ca_credit = mltcp_scale_credit(acked, out->f, &ms->carry);
+	carry = ms->carry;
+	out->ca_credit = mltcp_scale_credit(acked, out->f, &carry);
+	ms->carry = carry;
 	return true;
 }
 

@@ -152,8 +152,6 @@ enum mltcp_backoff {
 
 /* the deepest limit, gap / 2^5: long enough for an RTT sample or two */
 #define MLTCP_BACKOFF_TOP_OCTAVES	5
-/* a learned yield that drains after gap / 2^2 counts as one at its limit */
-#define MLTCP_YIELD_LONG_OCTAVES	2
 
 /* The backoff n, in [0, MLTCP_BACKOFF_MAX]. */
 static inline u8 mltcp_yield_backoff(const struct mltcp_sock *ms)
@@ -246,18 +244,78 @@ static inline void mltcp_backoff_step(struct mltcp_sock *ms, bool deeper)
  */
 #define MLTCP_ITER_REF_MAX_US	60000000U
 
+/* The largest mltcp_ms_log4(): 49 s and longer. */
+#define MLTCP_MS_LOG4_MAX	63U
+
+/**
+ * mltcp_ms_log4() - milliseconds on a log scale of four steps an octave
+ * @ms: a duration in milliseconds
+ *
+ * Return: 0 for 0; else 1 + 4 * log2(@ms) (the exponent and two mantissa
+ *	bits), monotonic, up to MLTCP_MS_LOG4_MAX.
+ */
+static inline u32 mltcp_ms_log4(u32 ms)
+{
+	u32 msb, frac, code;
+
+	if (!ms)
+		return 0;
+	msb = mltcp_fls32(ms) - 1;
+	frac = msb >= 2 ? (ms >> (msb - 2)) & 3 : (ms << (2 - msb)) & 3;
+	code = 1 + 4 * msb + frac;
+	return code < MLTCP_MS_LOG4_MAX ? code : MLTCP_MS_LOG4_MAX;
+}
+
+/* The shortest duration of mltcp_ms_log4() @code, in milliseconds. */
+static inline u32 mltcp_log4_ms(u32 code)
+{
+	if (!code)
+		return 0;
+	code--;
+	return ((4U + (code & 3)) << (code / 4)) >> 2;
+}
+
+/**
+ * mltcp_note_sent() - the last iteration's sending time, as its next starts
+ * @ms: socket state, its clock still on the last iteration
+ * @gap_us: the idle gap before this transmission
+ * @now_ms: the caller's millisecond clock
+ *
+ * The last iteration sent from its start until the idle gap began, less
+ * its yield where one ended (@ms->yield_held; its length read at the low
+ * end of its step, so the time sent errs long by at most a fifth of the
+ * yield).  The first iteration's clock starts with the connection
+ * (mltcp_hook_init()).
+ */
+static inline void mltcp_note_sent(struct mltcp_sock *ms, u32 gap_us, u32 now_ms)
+{
+	u32 busy_ms = now_ms - gap_us / 1000U - ms->start_ms;
+	u32 held_ms = ms->yield_held ? mltcp_log4_ms(ms->sent_log4) : 0;
+
+	ms->yield_held = 0;
+	if (busy_ms >= 1U << 31) {
+		/* a second start in one hook: keep what the first noted */
+		if (held_ms)
+			ms->sent_log4 = 0;
+		return;
+	}
+	ms->sent_log4 = mltcp_ms_log4(busy_ms > held_ms ? busy_ms - held_ms : 0);
+}
+
 /**
  * mltcp_iter_clock_start() - an iteration's communication begins
  * @ms: socket state
  * @gap_us: the idle gap before it
  * @now_ms: the caller's millisecond clock
  *
- * The clock starts, the iteration's allowance is new and no cut is
- * counted yet (mltcp_top_earned()).  A learned flow's gap reference is the
- * learner's; a marked one's is this gap.
+ * The last iteration's sending time is noted (mltcp_note_sent()), the
+ * clock starts, the iteration's allowance is new and no cut is counted yet
+ * (mltcp_top_earned()).  A learned flow's gap reference is the learner's; a
+ * marked one's is this gap.
  */
 static inline void mltcp_iter_clock_start(struct mltcp_sock *ms, u32 gap_us, u32 now_ms)
 {
+	mltcp_note_sent(ms, gap_us, now_ms);
 	if (ms->flags & MLTCP_SF_MARKS_GIVEN)
 		ms->gap_log8 = mltcp_gap_log8(gap_us < MLTCP_ITER_REF_MAX_US ? gap_us :
 					  MLTCP_ITER_REF_MAX_US);
@@ -339,19 +397,21 @@ static inline bool mltcp_yield_in_limit(const struct mltcp_sock *ms, u32 now_ms)
 /**
  * mltcp_yield_was_long() - did a yield that drained cost as much as a limit?
  * @ms: socket state, its yield just drained
- * @now_ms: the caller's millisecond clock
+ * @held_ms: how long the yield held
  *
- * A learned yield that waited a quarter of the gap found no turn either: it
- * met a job that sends most of the time.  Marked yields are not judged so:
- * their long waits served the other job's phases.
+ * A yield is a flow's bet that the phase it waits for ends before its own
+ * would have: then the two jobs take turns and the wait costs the waiter
+ * nothing it would not have lost sharing the link.  A wait longer than the
+ * waiter's own sending time (@ms->sent_log4; a step of its scale longer at
+ * least) lost the bet: it met a job that sends most of the time, or more
+ * jobs than turns, and would wait as long every iteration.  Marked and
+ * learned flows alike.  Without a sending time noted, no judgement.
  *
  * Return: true if the yield counts as one that met a queue at its limit.
  */
-static inline bool mltcp_yield_was_long(const struct mltcp_sock *ms, u32 now_ms)
+static inline bool mltcp_yield_was_long(const struct mltcp_sock *ms, u32 held_ms)
 {
-	if (!ms->gap_log8 || (ms->flags & MLTCP_SF_MARKS_GIVEN))
-		return false;
-	return mltcp_iter_held_log8(ms, now_ms) + 8U * MLTCP_YIELD_LONG_OCTAVES >= ms->gap_log8;
+	return ms->sent_log4 && mltcp_ms_log4(held_ms) > ms->sent_log4;
 }
 
 /* What an RTT sample did to a yield (mltcp_yield_step()). */
@@ -380,6 +440,7 @@ enum mltcp_yield_state {
 static inline enum mltcp_yield_state mltcp_yield_judge(struct mltcp_sock *ms, u32 rtt_us,
 						       u32 min_rtt_us, u32 now_ms)
 {
+	u32 held_ms = mltcp_iter_since_ms(ms, now_ms);
 	enum mltcp_yield_state st;
 	bool queue, deeper;
 
@@ -388,7 +449,7 @@ static inline enum mltcp_yield_state mltcp_yield_judge(struct mltcp_sock *ms, u3
 		if (queue)
 			return MLTCP_YIELD_HOLDS;
 		st = MLTCP_YIELD_DRAINED;
-		deeper = mltcp_yield_was_long(ms, now_ms);
+		deeper = mltcp_yield_was_long(ms, held_ms);
 	} else if (queue && ms->gap_log8) {
 		st = MLTCP_YIELD_EXPIRED;
 		deeper = true;
@@ -398,6 +459,9 @@ static inline enum mltcp_yield_state mltcp_yield_judge(struct mltcp_sock *ms, u3
 		deeper = false;
 	}
 	mltcp_backoff_step(ms, deeper);
+	/* until the next iteration starts, the slot holds the yield's length */
+	ms->sent_log4 = mltcp_ms_log4(held_ms);
+	ms->yield_held = 1;
 	return st;
 }
 

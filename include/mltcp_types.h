@@ -94,9 +94,14 @@ enum mltcp_mode {
  * @start_ms: when the iteration's communication began, in the caller's
  *	millisecond clock (mltcp_iter_clock_start())
  * @carry: Q10 remainder of the scaled ACK credit, < 1024
+ * @sent_log4: how long the flow sent in its last iteration after its yield
+ *	(mltcp_ms_log4(), 0 = unknown): what mltcp_yield_was_long() holds a
+ *	drained yield against.  While @yield_held, that yield's own length.
  * @tiebreak: Q10 in [0, 1024]: the socket's share of the stagger
  *	(mltcp_head_start_q10())
  * @phase: enum mltcp_phase, written only by mltcp_phase.h's transitions
+ * @yield_held: a yield ended in this iteration and @sent_log4 holds its
+ *	length, until the next iteration starts (mltcp_note_sent())
  * @flags: MLTCP_SF_*, the backoff in the top two bits
  * @gap_log8: the learned iteration gap, or a marked flow's restart gap, on
  *	mltcp_gap_log8()'s log scale; 0 = none
@@ -119,9 +124,11 @@ struct mltcp_sock {
 	u32 cut:1;
 	u32 size_shown:1;
 	u32 start_ms;
-	u16 carry;
+	u16 carry:10;
+	u16 sent_log4:6;
 	u16 tiebreak:11;
 	u16 phase:3;
+	u16 yield_held:1;
 	u8 flags;
 	u8 gap_log8;
 	union {

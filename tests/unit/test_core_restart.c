@@ -170,8 +170,7 @@ static u8 yield_drains_at(struct mltcp_sock *ms, u32 now_ms)
 
 /*
  * The bound backs off: each yield that runs it out shortens the next ones'
- * (a half, a quarter, then a 32nd of the gap), and so does a learned one
- * that drains after a quarter of the gap; yields that drain earlier take a
+ * (a half, a quarter, then a 32nd of the gap); yields that drain take a
  * step back for every two in a row (mltcp_backoff_step()).
  * A learned 800 ms gap, iterations starting at t = 0 ms.
  */
@@ -236,33 +235,16 @@ static void test_yield_backoff(void **state)
 	mltcp_set_yield_backoff(&ms, 3);
 	assert_true(mltcp_in_yield(&ms));
 	assert_int_equal(mltcp_yield_backoff(&ms), 3);
-	/* a learned yield that drains after a quarter of the gap steps up */
-	mltcp_set_yield_backoff(&ms, 0);
-	mltcp_enter_ramp(&ms);
-	mltcp_enter_yield(&ms, 800000, 0);
-	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 240), MLTCP_YIELD_HOLDS);
-	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 250), MLTCP_YIELD_DRAINED);
-	assert_int_equal(mltcp_yield_backoff(&ms), 1);
-	assert_int_equal(yield_drains_at(&ms, 250), 2);
-	/* at a quarter's bound none drains that late: the bound ends it first */
-	mltcp_enter_yield(&ms, 800000, 0);
-	assert_int_equal(mltcp_yield_step(&ms, 10000, 100, 250), MLTCP_YIELD_EXPIRED);
-	assert_int_equal(mltcp_yield_backoff(&ms), MLTCP_BACKOFF_MAX);
 	/* out of bound on a free link is no evidence: it counts as free */
 	mltcp_set_yield_backoff(&ms, 2);
+	mltcp_enter_ramp(&ms);
 	mltcp_enter_yield(&ms, 800000, 0);
 	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 250), MLTCP_YIELD_DRAINED);
 	assert_int_equal(mltcp_yield_backoff(&ms), 2);
 	assert_int_equal(yield_drains_at(&ms, 20), 1);
-	/* one that drains within a quarter still counts as free */
+	/* a drain is free however late while no sending time is known */
 	assert_int_equal(yield_drains_at(&ms, 150), 1);
 	assert_int_equal(yield_drains_at(&ms, 150), 0);
-	/* with given marks a late drain is not judged by its length */
-	ms.flags |= MLTCP_SF_MARKS_GIVEN;
-	ms.start_ms = 0;
-	mltcp_enter_yield(&ms, 800000, 600);
-	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 900), MLTCP_YIELD_DRAINED);
-	assert_int_equal(mltcp_yield_backoff(&ms), 0);
 	/* no gap reference: the yield ends at once and the backoff stays */
 	ms = new_sock(0);
 	mltcp_enter_yield(&ms, 800000, 0);
@@ -340,6 +322,99 @@ static void cut_window(struct mltcp_sock *ms)
 	default_globals(&g);
 	mltcp_hook_decrease(ms, &g, 0, 100, 50);
 	mltcp_check_phase(ms, MLTCP_MODE_LEARNED, NO_BOUND, 0, 0);
+}
+
+/*
+ * mltcp_ms_log4(): four steps an octave, monotonic, 0 only for 0; the
+ * shortest duration of a step maps back to it and lies within a fifth of
+ * every duration of the step.
+ */
+static void test_ms_log4(void **state)
+{
+	u32 ms, prev = 0;
+
+	(void)state;
+	assert_int_equal(mltcp_ms_log4(0), 0);
+	assert_int_equal(mltcp_log4_ms(0), 0);
+	assert_int_equal(mltcp_ms_log4(1), 1);
+	assert_int_equal(mltcp_ms_log4(2), 5);
+	assert_int_equal(mltcp_ms_log4(100) + 4, mltcp_ms_log4(200));
+	for (ms = 1; ms < 70000; ms += 1 + ms / 64) {
+		u32 code = mltcp_ms_log4(ms);
+
+		assert_true(code >= prev && code >= 1 && code <= MLTCP_MS_LOG4_MAX);
+		prev = code;
+		if (code == MLTCP_MS_LOG4_MAX)
+			continue;
+		assert_int_equal(mltcp_ms_log4(mltcp_log4_ms(code)), code);
+		assert_true(mltcp_log4_ms(code) <= ms);
+		assert_true(ms - mltcp_log4_ms(code) <= ms / 5);
+	}
+	/* 49 s and longer share the top step */
+	assert_int_equal(mltcp_log4_ms(MLTCP_MS_LOG4_MAX), 49152);
+	assert_int_equal(mltcp_ms_log4(60000), MLTCP_MS_LOG4_MAX);
+	assert_int_equal(mltcp_ms_log4(~0U), MLTCP_MS_LOG4_MAX);
+}
+
+/*
+ * A drained yield is long when it held longer than the flow sent in its
+ * last iteration after its own yield (mltcp_yield_was_long()), marked or
+ * learned: it met a phase that does not end before its own would have.
+ * Iterations of a 800 ms gap; the clock in ms.
+ */
+/* A yield that holds on a queue at @hold_ms and drains at @drain_ms; the backoff after. */
+static u8 holds_then_drains(struct mltcp_sock *ms, u32 hold_ms, u32 drain_ms)
+{
+	assert_int_equal(mltcp_yield_step(ms, 10000, 100, hold_ms), MLTCP_YIELD_HOLDS);
+	assert_int_equal(mltcp_yield_step(ms, 300, 100, drain_ms), MLTCP_YIELD_DRAINED);
+	return mltcp_yield_backoff(ms);
+}
+
+static void test_yield_long_against_sent(void **state)
+{
+	struct mltcp_sock ms = new_sock(0);
+
+	(void)state;
+	shown_size(&ms, 4 * MB);
+	assert_true(mltcp_learn_gap(&ms, 800000, MB));
+	/* the clock started at 0: the first iteration sent 9.2 s */
+	mltcp_enter_yield(&ms, 800000, 10000);
+	assert_int_equal(mltcp_log4_ms(ms.sent_log4), 8192);
+	assert_int_equal(holds_then_drains(&ms, 10300, 10300), 0);
+	/* it held 300 ms, sent until 10400: 100 ms, within a fifth of the yield */
+	mltcp_enter_yield(&ms, 800000, 11200);
+	assert_false(ms.yield_held);
+	assert_true(mltcp_log4_ms(ms.sent_log4) >= 100 && mltcp_log4_ms(ms.sent_log4) <= 160);
+	/* a wait of 200 ms for a phase of ~100 ms is long: the backoff steps up */
+	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 11400), MLTCP_YIELD_DRAINED);
+	assert_int_equal(mltcp_yield_backoff(&ms), 1);
+	/* no yield this time: it sent 100 ms; a wait of 80 ms is no loss */
+	ms.sent_log4 = 0;
+	ms.yield_held = 0;
+	mltcp_enter_ramp(&ms);
+	mltcp_iter_clock_start(&ms, 800000, 12000);
+	mltcp_enter_yield(&ms, 800000, 12900);
+	assert_int_equal(mltcp_log4_ms(ms.sent_log4), 96);
+	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 12980), MLTCP_YIELD_DRAINED);
+	assert_int_equal(mltcp_yield_backoff(&ms), 1);
+	assert_true(ms.free_yield);
+	/* marked flows alike: a wait of 1 s against 100 ms sent (the gap 1.3 s) */
+	ms = new_sock(0);
+	ms.flags |= MLTCP_SF_MARKS_GIVEN;
+	mltcp_iter_clock_start(&ms, 1300000, 20000);
+	mltcp_enter_yield(&ms, 1300000, 21400);
+	assert_int_equal(mltcp_log4_ms(ms.sent_log4), 96);
+	assert_int_equal(holds_then_drains(&ms, 22000, 22400), 1);
+	/* ... and one that waited less than it sent is free */
+	mltcp_enter_yield(&ms, 1300000, 23800);
+	assert_int_equal(mltcp_yield_step(&ms, 300, 100, 23850), MLTCP_YIELD_DRAINED);
+	assert_int_equal(mltcp_yield_backoff(&ms), 1);
+	assert_true(ms.free_yield);
+	/* two starts in one hook: the second notes nothing and keeps the first's */
+	mltcp_enter_yield(&ms, 1300000, 25200);
+	assert_int_equal(mltcp_log4_ms(ms.sent_log4), 48);
+	mltcp_iter_clock_start(&ms, 1300000, 25200);
+	assert_int_equal(mltcp_log4_ms(ms.sent_log4), 48);
 }
 
 /*
@@ -471,8 +546,9 @@ static void test_yield(void **state)
 	assert_true(mltcp_yield_holds(&ms, 10000, 100, 0));
 	assert_true(mltcp_yield_holds(&ms, 10000, 100, 40));
 	/*
-	 * the queue drains (within a quarter of the gap, which leaves the
-	 * backoff at 0): released, and a new queue does not hold it again
+	 * the queue drains (no sending time is known yet, so the drain
+	 * leaves the backoff at 0): released, and a new queue does not hold
+	 * it again
 	 */
 	assert_false(mltcp_yield_holds(&ms, 300, 100, 45));
 	assert_false(mltcp_in_yield(&ms));
@@ -749,6 +825,8 @@ int main(void)
 		cmocka_unit_test(test_path_bdp),
 		cmocka_unit_test(test_queue_seen),
 		cmocka_unit_test(test_yield_backoff),
+		cmocka_unit_test(test_ms_log4),
+		cmocka_unit_test(test_yield_long_against_sent),
 		cmocka_unit_test(test_no_turns_top_of_f),
 		cmocka_unit_test(test_delayed_acks_do_not_earn_top),
 		cmocka_unit_test(test_yield),

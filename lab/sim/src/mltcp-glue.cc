@@ -403,7 +403,7 @@ MltcpGlue::Ack(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, uint32_t* credit
         in.rtt.min_rtt_us = m_sim ? m_sim->MinRttUs() : MinRttUs(tcb);
         /* how the yield would end here, for the record */
         inBound = YieldInBound(in.rtt.now_ms);
-        late = inBound && mltcp_yield_was_long(&m_ms, in.rtt.now_ms);
+        late = inBound && mltcp_yield_was_long(&m_ms, mltcp_iter_since_ms(&m_ms, in.rtt.now_ms));
     }
     mltcp_hook_ack(&m_ms, &in, &out);
     if (m_sim && (out.yield == MLTCP_YIELD_DRAINED || out.yield == MLTCP_YIELD_EXPIRED))

@@ -27,7 +27,7 @@ namespace ns3
 enum class YieldEnd
 {
     DRAINED, //!< a sample without another's queue, within the bound
-    LATE,    //!< drained, but after a quarter of the gap: counts as a bound
+    LATE,    //!< drained, but after longer than the flow last sent: counts as a bound
     BOUND,   //!< the bound ran out with the queue still there
     FREE,    //!< out of bound on a free link: no evidence
     CUT,     //!< never ended: the next restart came first, or the run ended
