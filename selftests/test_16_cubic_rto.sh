@@ -123,7 +123,6 @@ for ((i = 0; i < ROUNDS; i++)); do
 		[ "$reo" = 0 ] && [ "$dsack" = 0 ] || dup=$((dup + 1))
 	done
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 c_st=$(median ${cw[cubic]}) c_ml=$(median ${cw[mltcp_cubic]})
 m_st=$(median ${mb[cubic]}) m_ml=$(median ${mb[mltcp_cubic]})
 [ "$rto_ok" = $((2 * ROUNDS)) ]
