@@ -251,18 +251,18 @@ static inline void mltcp_backoff_step(struct mltcp_sock *ms, bool deeper)
  * mltcp_ms_log4() - milliseconds on a log scale of four steps an octave
  * @ms: a duration in milliseconds
  *
+ * mltcp_gap_log8()'s scale at half its resolution, so that it fits six bits.
+ *
  * Return: 0 for 0; else 1 + 4 * log2(@ms) (the exponent and two mantissa
  *	bits), monotonic, up to MLTCP_MS_LOG4_MAX.
  */
 static inline u32 mltcp_ms_log4(u32 ms)
 {
-	u32 msb, frac, code;
+	u32 code;
 
 	if (!ms)
 		return 0;
-	msb = mltcp_fls32(ms) - 1;
-	frac = msb >= 2 ? (ms >> (msb - 2)) & 3 : (ms << (2 - msb)) & 3;
-	code = 1 + 4 * msb + frac;
+	code = 1 + mltcp_gap_log8(ms) / 2U;
 	return code < MLTCP_MS_LOG4_MAX ? code : MLTCP_MS_LOG4_MAX;
 }
 
