@@ -11,9 +11,14 @@
 #      the backoff climbs to 2 or more;
 #   3. after it stopped, a yield finds the link free (end=drained) within 6 yields;
 #   4. and the backoff comes back to 0 while the job runs alone (22 iterations), and is
-#      0 at its last yield (mltcp_backoff_step(): two free yields in a row take a step
-#      back, 6 from the deepest; under TCG a yield now and then still sees a queue in a
-#      late sample and starts the count again, so how fast is the unit tests' to pin);
+#      at 0 again in one of its last 5 yields (mltcp_backoff_step(): two free yields in
+#      a row take a step back, 6 from the deepest; how fast is the unit tests' to pin).
+#      Not "0 at the last yield": under TCG a yield now and then sees a queue in a late
+#      sample, and one that drains late counts as long against the job's sending time
+#      and takes a step up (mltcp_yield_was_long()), which the next two free yields
+#      take back; beside a second guest the last yield ended at 1 in 2 runs of 10 (4
+#      steps up in 222 yields after the stop). A backoff that climbs back on a free
+#      link stays up and fails;
 #   5. each iteration still starts from the initial window (at least 8 after the stop):
 #      one mltcp_restart between each two marks, at 10 segments. The backoff shortens
 #      the yields, never the restarts. At 20 Mbit/s the held window of 10 segments
@@ -81,10 +86,10 @@ first_drained=$(awk '$1 == "drained" { print NR; exit }' "$tmp/after")
 [ -n "$first_drained" ] && [ "$first_drained" -le 6 ]
 tap_result "after the bulk flow stopped, a yield finds the link free within 6 yields (yield ${first_drained:-none})" $?
 first_zero=$(awk '$2 == 0 { print NR; exit }' "$tmp/after")
-last=$(awk 'END { print $2 }' "$tmp/after")
 yields=$(wc -l <"$tmp/after")
-[ -n "$first_zero" ] && [ "$last" = 0 ]
-tap_result "and the backoff comes back to 0 alone (yield ${first_zero:-none} of $yields) and stays there (${last:-none} at the last)" $?
+last5=$(tail -n 5 "$tmp/after" | awk '{ printf "%s%s", sep, $2; sep = " " }')
+[ -n "$first_zero" ] && [[ " $last5 " == *" 0 "* ]]
+tap_result "and the backoff comes back to 0 alone (yield ${first_zero:-none} of $yields) and is at 0 again at the end (the last 5 yields: ${last5:-none})" $?
 
 # Between two marks (mltcp_iteration) after the stop: the restarts and the window each
 # one set; an iteration without exactly one restart to 10 segments is listed with what it
