@@ -18,7 +18,7 @@
 #      and takes a step up (mltcp_yield_was_long()), which the next two free yields
 #      take back; beside a second guest the last yield ended at 1 in 2 runs of 10 (4
 #      steps up in 222 yields after the stop). A backoff that climbs back on a free
-#      link stays up and fails;
+#      link and stays up through the last 5 yields fails;
 #   5. each iteration still starts from the initial window (at least 8 after the stop):
 #      one mltcp_restart between each two marks, at 10 segments. The backoff shortens
 #      the yields, never the restarts. At 20 Mbit/s the held window of 10 segments
