@@ -42,6 +42,12 @@ Settle(const VariantMetrics& vm)
 }
 
 std::string
+Rtos(const VariantMetrics& vm)
+{
+    return vm.present && vm.rtos >= 0 ? std::to_string(vm.rtos) : std::string("-");
+}
+
+std::string
 PointName(const PointResult& p)
 {
     char buf[64];

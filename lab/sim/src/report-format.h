@@ -22,6 +22,9 @@ std::string Fmt(double v, int prec = 2);
 /** @return where @vm settled: "ITERATION (SECONDS s)", "never" or "-". */
 std::string Settle(const VariantMetrics& vm);
 
+/** @return the RTOs over @vm's sockets, "-" where it did not run or has no records. */
+std::string Rtos(const VariantMetrics& vm);
+
 /** @return the point's name: "N jobs" or "N jobs, X:1". */
 std::string PointName(const PointResult& p);
 

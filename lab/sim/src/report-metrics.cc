@@ -164,6 +164,10 @@ Analyse(const Scenario& sc,
         vm.drops += l.stats.drops;
         vm.marks += l.stats.marks;
     }
+    if (run.socketsRead)
+    {
+        vm.rtos = run.sockets.rtos;
+    }
     (void)sc;
     return vm;
 }

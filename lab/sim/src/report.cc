@@ -103,19 +103,30 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
 
     // the main point
     md << "## Main point: " << PointName(main) << "\n\n";
-    md << "| | mean | p99 | worst job | settled at iteration | drops | ECN marks |\n"
-          "|---|---|---|---|---|---|---|\n";
+    md << "| | mean | p99 | worst job | settled at iteration | drops | ECN marks | RTOs |\n"
+          "|---|---|---|---|---|---|---|---|\n";
     for (int v = 0; v < 3; v++)
     {
         const VariantMetrics& vm = Variant(mm, v);
         if (!vm.present)
         {
-            md << "| " << kVariantNames[v] << " | not run | | | | | |\n";
+            md << "| " << kVariantNames[v] << " | not run | | | | | | |\n";
             continue;
         }
         md << "| " << kVariantNames[v] << " | " << Fmt(vm.mean) << "x | " << Fmt(vm.p99) << "x | "
            << Fmt(vm.worst) << "x | " << Settle(vm) << " | " << vm.drops << " | " << vm.marks
-           << " |\n";
+           << " | " << Rtos(vm) << " |\n";
+    }
+    md << "\nWhat the sending sockets did, summed over each run (RUN-sockets.csv: "
+          "lab/sim/README.md, Records):\n\n";
+    const VariantRun* mainRuns[3] = {&main.stock, &main.mltcp, &main.central};
+    for (int v = 0; v < 3; v++)
+    {
+        if (mainRuns[v]->present && mainRuns[v]->run.socketsRead)
+        {
+            md << "- " << kVariantNames[v] << ": "
+               << FormatSocketSummary(mainRuns[v]->run.sockets, v == 1) << ".\n";
+        }
     }
     if (!main.mltcpAloneMs.empty())
     {
@@ -139,7 +150,8 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
         {
             md << "\n"
                << kVariantNames[v] << ": " << Variant(mm, v).missing
-               << " jobs finished no iteration in the last half; the mean leaves them out.\n";
+               << " jobs finished no iteration in the last half; each counts at the time its "
+                  "open iteration had taken.\n";
         }
     }
     md << "\n";
@@ -300,7 +312,7 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
         md << "## Load and oversubscription\n\n"
               "| point | stock mean / p99 | MLTCP mean / p99 | centralized mean / p99 | "
               "settled (stock / MLTCP / cent.) | drops (stock / MLTCP / cent.) | "
-              "ECN marks |\n|---|---|---|---|---|---|---|\n";
+              "ECN marks | RTOs |\n|---|---|---|---|---|---|---|---|\n";
         for (size_t i = 0; i < in.points.size(); i++)
         {
             const PointMetrics& m = metrics[i];
@@ -315,7 +327,8 @@ WriteReport(const ReportInput& in, const std::string& workDir, const std::string
                << " / " << Settle(m.central) << " | " << n(m.stock, m.stock.drops) << " / "
                << n(m.mltcp, m.mltcp.drops) << " / " << n(m.central, m.central.drops) << " | "
                << n(m.stock, m.stock.marks) << " / " << n(m.mltcp, m.mltcp.marks) << " / "
-               << n(m.central, m.central.marks) << " |\n";
+               << n(m.central, m.central.marks) << " | " << Rtos(m.stock) << " / "
+               << Rtos(m.mltcp) << " / " << Rtos(m.central) << " |\n";
         }
         md << "\n";
     }

@@ -109,6 +109,7 @@ struct VariantMetrics
     double settleS = 0;
     uint64_t drops = 0;
     uint64_t marks = 0;
+    int64_t rtos = -1; //!< RTOs over every sending socket, -1: no socket records
 };
 
 /** @return @run's mean iteration time of @job over the last half of the run, ms. */

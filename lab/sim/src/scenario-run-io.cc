@@ -195,6 +195,13 @@ ReadRunResult(const std::string& path, RunResult* r, std::string* err)
             return false;
         }
     }
+    /* the socket records beside it, where the run wrote them (RunOne()) */
+    std::string sockets = SocketRecordsPath(path);
+    if (std::ifstream(sockets))
+    {
+        r->socketsRead = ReadSocketSummary(sockets, &r->sockets, nullptr, err);
+        return r->socketsRead;
+    }
     return true;
 }
 

@@ -20,6 +20,7 @@
 
 #include "job-profiles.h"
 #include "mltcp-socket.h"
+#include "socket-record.h"
 #include "topology.h"
 
 #include <cstdint>
@@ -171,6 +172,8 @@ struct RunResult
     std::string label;
     std::vector<Iter> iterations;
     std::vector<LinkCount> links; //!< every link that carried anything
+    bool socketsRead = false;     //!< @sockets holds the run's RUN-sockets.csv
+    SocketSummary sockets;        //!< every sending socket's records, summed
     uint64_t events = 0;
     double wallS = 0;
     double simS = 0;
@@ -190,7 +193,10 @@ bool ParseRunSpecArg(const std::string& key,
                      RunSpec* spec,
                      std::string* err);
 
-/** Write @result to @path; read it back. */
+/**
+ * Write @result to @path; read it back, with the socket records beside it
+ * (SocketRecordsPath()) where they exist.
+ */
 bool WriteRunResult(const RunResult& result, const std::string& path);
 bool ReadRunResult(const std::string& path, RunResult* result, std::string* err);
 

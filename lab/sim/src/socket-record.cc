@@ -341,7 +341,7 @@ ReadSocketSummary(const std::string& csv,
 }
 
 std::string
-FormatSocketSummary(const SocketSummary& s)
+FormatSocketSummary(const SocketSummary& s, bool mltcp)
 {
     double busy = 0;
     double backoff = 0;
@@ -371,20 +371,29 @@ FormatSocketSummary(const SocketSummary& s)
         yields += n;
     }
     auto pct = [](double a, double b) { return b > 0 ? 100.0 * a / b : 0.0; };
-    char buf[512];
-    std::snprintf(buf,
-                  sizeof buf,
+    char tcp[256];
+    std::snprintf(tcp,
+                  sizeof tcp,
                   "rto %u (%.0f ms in loss), recov %u (%u ended by rto), cwr %u, idle restarts %u,"
-                  " retx %.1f%%; restarts %u, yields %u: drained %u late %u bound %u free %u"
-                  " cut %u; backoff 0/1/2/3 %.0f/%.0f/%.0f/%.0f%%; busy at top %.0f%%, yielding"
-                  " %.0f%%; F>1 on %.0f%% of ACKs, mean F %.2f",
+                  " retx %.1f%%",
                   s.rtos,
                   s.lossMs,
                   s.recoveries,
                   s.recoveryRtos,
                   s.cwrs,
                   s.idleRestarts,
-                  pct(double(s.retxBytes), double(s.sentBytes)),
+                  pct(double(s.retxBytes), double(s.sentBytes)));
+    if (!mltcp)
+    {
+        return tcp;
+    }
+    char buf[512];
+    std::snprintf(buf,
+                  sizeof buf,
+                  "%s; restarts %u, yields %u: drained %u late %u bound %u free %u"
+                  " cut %u; backoff 0/1/2/3 %.0f/%.0f/%.0f/%.0f%%; busy at top %.0f%%, yielding"
+                  " %.0f%%; F>1 on %.0f%% of ACKs, mean F %.2f",
+                  tcp,
                   s.restarts,
                   yields,
                   s.yieldEnds[0],

@@ -145,11 +145,12 @@ bool ReadSocketSummary(const std::string& csv,
                        std::string* err);
 
 /**
- * One line of @s: "rto N (N ms lost), recov N (N ended by RTO), ... yields
- * N: drained N late N bound N free N cut N, backoff 0/1/2/3 a/b/c/d%, top
- * T% of busy time, F>1 on X% of ACKs, mean F M".
+ * One line of @s: "rto N (N ms in loss), recov N (N ended by rto), ...", and
+ * with @mltcp what MLTCP did: "; restarts N, yields N: drained N late N
+ * bound N free N cut N; backoff 0/1/2/3 a/b/c/d%; busy at top T%, yielding
+ * Y%; F>1 on X% of ACKs, mean F M".
  */
-std::string FormatSocketSummary(const SocketSummary& s);
+std::string FormatSocketSummary(const SocketSummary& s, bool mltcp);
 
 /** The registry's path for a run's RUN.txt: RUN-sockets.csv. */
 std::string SocketRecordsPath(const std::string& runOut);

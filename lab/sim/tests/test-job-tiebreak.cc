@@ -5,18 +5,11 @@
  * connection draws its own (`tiebreak = connection`, the kernel's default
  * when nobody gives one).
  *
- * scenarios/vgg16-pair.conf for one simulated second: two VGG16 rings of
- * two hosts, each from leaf 0 to leaf 1 and back, so each job sends on two
- * connections, one each way:
- *
- *   h0 (a) --+                      +-- h2 (a)
- *            leaf 0 == spine == leaf 1
- *   h1 (b) --+        2:1           +-- h3 (b)
- *
- * With one tie-break per job both of a job's sending sockets carry the
- * same one and the two jobs differ; with one per connection a job's two
- * directions differ (at this seed), which is what lets each job lead on
- * one uplink and trail on the other.
+ * The VGG16 ring pair for one simulated second (vgg16-pair-run.h).  With
+ * one tie-break per job both of a job's sending sockets carry the same one
+ * and the two jobs differ; with one per connection a job's two directions
+ * differ (at this seed), which is what lets each job lead on one uplink and
+ * trail on the other.
  */
 #include <fstream>
 #include <map>
@@ -24,22 +17,15 @@
 #include <string>
 #include <vector>
 
-#include "scenario.h"
 #include "socket-record.h"
 #include "tap.h"
+#include "vgg16-pair-run.h"
 
 using namespace ns3;
 using namespace mltcp_test;
 
 namespace
 {
-
-std::string
-ScenarioPath()
-{
-    std::string here = __FILE__;
-    return here.substr(0, here.rfind('/')) + "/../scenarios/vgg16-pair.conf";
-}
 
 /* Rows of RUN-sockets.csv already read: every file repeats the process's earlier runs first. */
 size_t g_rowsRead = 0;
@@ -53,23 +39,14 @@ std::map<int, std::vector<double>>
 JobTiebreaks(const std::string& tiebreak, Tap* tap)
 {
     std::map<int, std::vector<double>> out;
-    Scenario sc;
+    RunResult r;
     std::string err;
 
-    if (!LoadScenario(ScenarioPath(), {"tiebreak=" + tiebreak}, &sc, &err))
+    if (!RunVgg16Pair({"tiebreak=" + tiebreak}, "tiebreak-" + tiebreak, &r, &err))
     {
         tap->Check(false, "vgg16-pair.conf loads: " + err);
         return out;
     }
-    RunSpec spec;
-    spec.label = "tiebreak-" + tiebreak;
-    spec.caseIndex = 0;
-    spec.jobs = {0, 1};
-    spec.offsetsMs = {0, 0};
-    spec.oversubscription = sc.oversubscription;
-    spec.cc = sc.MltcpAlgo();
-    spec.durationS = 1;
-    RunResult r = RunSimulation(sc, spec);
 
     std::string run = "/tmp/mltcp-sim-test-tiebreak.txt";
     if (!WriteSocketRecords(run, r.simS * 1e3))
