@@ -98,8 +98,11 @@ SocketRecord* NewSocketRecord(uint32_t node, const std::string& cc);
 /**
  * An event of @rec at @nowMs, for RUN-events.csv.
  * @param what rto, recovery, recovery_rto, cwr, idle_restart, yield, backoff
- * @param a its value (yield: YieldEndName() index; backoff: the new depth)
- * @param b a second value (yield: how long it held, ms)
+ * @param a its value (yield: YieldEndName() index; backoff: the new depth;
+ *	rto: the congestion state it fired in; recovery, cwr, idle_restart:
+ *	the window, segments)
+ * @param b a second value (yield: how long it held, ms; rto: the new RTO, ms;
+ *	recovery: the congestion state it was entered from)
  */
 void SocketEvent(SocketRecord* rec, double nowMs, const char* what, double a, double b);
 

@@ -221,7 +221,7 @@ SimTcpSocket::StateTo(TcpSocketState::TcpCongState_t state)
     if (state == TcpSocketState::CA_RECOVERY)
     {
         r->recoveries++;
-        SocketEvent(r, now, "recovery", m_tcb->m_cWnd.Get() / double(m_tcb->m_segmentSize), 0);
+        SocketEvent(r, now, "recovery", m_tcb->m_cWnd.Get() / double(m_tcb->m_segmentSize), r->state);
     }
     else if (state == TcpSocketState::CA_CWR)
     {
@@ -370,6 +370,41 @@ SimTcpSocket::ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader)
     if (m_txBuffer->HeadSequence() > head)
     {
         CountAck();
+    }
+}
+
+void
+SimTcpSocket::ProcessAck(const SequenceNumber32& ackNumber,
+                         bool scoreboardUpdated,
+                         uint32_t currentDelivered,
+                         const SequenceNumber32& oldHeadSequence)
+{
+    bool dupack = m_sackEnabled ? scoreboardUpdated
+                                : ackNumber == oldHeadSequence && ackNumber < m_tcb->m_highTxMark;
+
+    if (m_tcb->m_congState != TcpSocketState::CA_CWR || !dupack ||
+        !m_txBuffer->IsLost(oldHeadSequence))
+    {
+        TcpSocketBase::ProcessAck(ackNumber, scoreboardUpdated, currentDelivered, oldHeadSequence);
+        return;
+    }
+    /*
+     * A loss during an ECN reduction.  Through CA_DISORDER, DupAck() enters
+     * Recovery on this ACK (the scoreboard shows the head lost); the count
+     * stays within the threshold, as it would have from CA_OPEN.  Linux's
+     * tcp_enter_recovery() starts no second reduction while one is under
+     * way, so the reduction's ssthresh is kept and PRR starts again towards
+     * it (Linux's carries on with the reduction's: the one retransmission
+     * EnterRecovery() just sent is not counted against it).
+     */
+    uint32_t ssthresh = m_tcb->m_ssThresh;
+    m_dupAckCount = std::min(m_dupAckCount, m_retxThresh - 1);
+    m_tcb->m_congState = TcpSocketState::CA_DISORDER;
+    TcpSocketBase::ProcessAck(ackNumber, scoreboardUpdated, currentDelivered, oldHeadSequence);
+    if (m_tcb->m_congState == TcpSocketState::CA_RECOVERY)
+    {
+        m_tcb->m_ssThresh = ssthresh;
+        m_recoveryOps->EnterRecovery(m_tcb, m_dupAckCount, UnAckDataCount(), currentDelivered);
     }
 }
 

@@ -80,7 +80,12 @@ class SimRate : public TcpRateLinux
  *    halved for every RTO of the idle period, down to the restart window
  *    min(initial window, window), and ssthresh raised to 3/4 of the window
  *    it had if that is more, so that slow start climbs back to where it was
- *    (the window's memory RFC 7661 keeps across an idle period).
+ *    (the window's memory RFC 7661 keeps across an idle period);
+ *  - fast recovery from an ECN reduction (ProcessAck()): a loss that the
+ *    scoreboard shows while the socket is in CWR enters Recovery, keeping
+ *    the reduction's ssthresh, as Linux's tcp_fastretrans_alert() does; ns-3
+ *    counts those duplicate ACKs and acts on none, so every such loss waited
+ *    for the RTO.
  */
 class SimTcpSocket : public TcpSocketBase
 {
@@ -119,6 +124,10 @@ class SimTcpSocket : public TcpSocketBase
   protected:
     Ptr<TcpSocketBase> Fork() override;
     void ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader) override;
+    void ProcessAck(const SequenceNumber32& ackNumber,
+                    bool scoreboardUpdated,
+                    uint32_t currentDelivered,
+                    const SequenceNumber32& oldHeadSequence) override;
     uint32_t SendDataPacket(SequenceNumber32 seq, uint32_t maxSize, bool withAck) override;
     void ReTxTimeout() override;
 

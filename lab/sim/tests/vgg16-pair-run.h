@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One simulated second of scenarios/vgg16-pair.conf under MLTCP, for the
+ * A few simulated seconds of scenarios/vgg16-pair.conf under MLTCP, for the
  * tests that read what a run's sockets did: two VGG16 rings of two hosts,
  * each from leaf 0 to leaf 1 and back, so each job sends on two
  * connections, one each way:
@@ -21,14 +21,16 @@ namespace mltcp_test
 {
 
 /**
- * Run the pair for a second under MLTCP, the scenario's keys overridden by
- * @sets; @return false, with @err set, when the scenario does not load.
+ * Run the pair for @seconds (simulated) under MLTCP, the scenario's keys
+ * overridden by @sets; @return false, with @err set, when the scenario does
+ * not load.
  */
 inline bool
 RunVgg16Pair(const std::vector<std::string>& sets,
              const std::string& label,
              ns3::RunResult* r,
-             std::string* err)
+             std::string* err,
+             double seconds = 1)
 {
     std::string here = __FILE__;
     std::string conf = here.substr(0, here.rfind('/')) + "/../scenarios/vgg16-pair.conf";
@@ -45,7 +47,7 @@ RunVgg16Pair(const std::vector<std::string>& sets,
     spec.offsetsMs = {0, 0};
     spec.oversubscription = sc.oversubscription;
     spec.cc = sc.MltcpAlgo();
-    spec.durationS = 1;
+    spec.durationS = seconds;
     *r = ns3::RunSimulation(sc, spec);
     return true;
 }
