@@ -221,7 +221,11 @@ SimTcpSocket::StateTo(TcpSocketState::TcpCongState_t state)
     if (state == TcpSocketState::CA_RECOVERY)
     {
         r->recoveries++;
-        SocketEvent(r, now, "recovery", m_tcb->m_cWnd.Get() / double(m_tcb->m_segmentSize), r->state);
+        SocketEvent(r,
+                    now,
+                    "recovery",
+                    m_tcb->m_cWnd.Get() / double(m_tcb->m_segmentSize),
+                    r->state);
     }
     else if (state == TcpSocketState::CA_CWR)
     {
@@ -322,7 +326,9 @@ SimTcpSocket::IdleRestart(const Time& idle)
 {
     uint32_t cwnd = m_tcb->m_cWnd;
     uint32_t restart = std::min(m_tcb->m_initialCWnd * m_tcb->m_segmentSize, cwnd);
-    int64_t rtos = m_rto.Get().IsStrictlyPositive() ? idle.GetNanoSeconds() / m_rto.Get().GetNanoSeconds() : 0;
+    int64_t rtos = m_rto.Get().IsStrictlyPositive()
+                       ? idle.GetNanoSeconds() / m_rto.Get().GetNanoSeconds()
+                       : 0;
 
     m_tcb->m_ssThresh = std::max<uint32_t>(m_tcb->m_ssThresh, cwnd / 4 * 3);
     while (rtos-- > 0 && cwnd > restart)
