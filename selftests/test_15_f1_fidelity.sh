@@ -54,9 +54,9 @@ tap_plan $((plan + 1))
 P=/sys/module/mltcp/parameters
 tmp=$(mktemp -d)
 trap 'ml_cleanup; rm -rf "$tmp"' EXIT
-# prepare: modules, F = 1 and the allowed list; again after each ml_cleanup.
+# prepare: modules, F = 1, one CPU and the allowed list; again after each ml_cleanup.
 prepare() {
-	local m f
+	local m
 	for m in mltcp tcp_dctcp mltcp_reno mltcp_cubic mltcp_dctcp; do
 		ml_modprobe "$m" || return 1
 	done
