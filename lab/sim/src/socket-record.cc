@@ -135,6 +135,18 @@ Add(SocketSummary* s, const SocketSummary& r)
     }
 }
 
+/* RUN.txt -> RUN@suffix */
+std::string
+BesideRun(const std::string& runOut, const char* suffix)
+{
+    std::string base = runOut;
+    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".txt") == 0)
+    {
+        base.resize(base.size() - 4);
+    }
+    return base + suffix;
+}
+
 } // namespace
 
 const char*
@@ -178,19 +190,20 @@ SocketBackoffTo(SocketRecord* rec, double nowMs, uint8_t depth)
 std::string
 SocketRecordsPath(const std::string& runOut)
 {
-    std::string base = runOut;
-    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".txt") == 0)
-    {
-        base.resize(base.size() - 4);
-    }
-    return base + "-sockets.csv";
+    return BesideRun(runOut, "-sockets.csv");
+}
+
+std::string
+SocketEventsPath(const std::string& runOut)
+{
+    return BesideRun(runOut, "-events.csv");
 }
 
 bool
 WriteSocketRecords(const std::string& runOut, double endMs)
 {
     std::string path = SocketRecordsPath(runOut);
-    std::string events = path.substr(0, path.size() - 12) + "-events.csv";
+    std::string events = SocketEventsPath(runOut);
     FILE* f = std::fopen(path.c_str(), "w");
     if (!f)
     {

@@ -158,6 +158,9 @@ std::string FormatSocketSummary(const SocketSummary& s, bool mltcp);
 /** The registry's path for a run's RUN.txt: RUN-sockets.csv. */
 std::string SocketRecordsPath(const std::string& runOut);
 
+/** The events' path for a run's RUN.txt: RUN-events.csv. */
+std::string SocketEventsPath(const std::string& runOut);
+
 } // namespace ns3
 
 #endif /* MLTCP_SIM_SOCKET_RECORD_H */

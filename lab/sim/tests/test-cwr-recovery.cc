@@ -43,7 +43,7 @@ main()
     tap.Check(WriteSocketRecords(run, r.simS * 1e3), "the run's socket records are written");
 
     /* RUN-events.csv: t_ms,socket,event,a,b */
-    std::string events = run.substr(0, run.size() - 4) + "-events.csv";
+    std::string events = SocketEventsPath(run);
     std::ifstream in(events);
     std::string line;
     uint32_t cwrs = 0, fromCwr = 0, recoveries = 0, rtos = 0, rtosInCwr = 0;

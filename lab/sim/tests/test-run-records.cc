@@ -58,6 +58,6 @@ main()
     tap.Check(read && !back.socketsRead && back.iterations.size() == r.iterations.size(),
               "without one the record still reads, its sockets unknown");
     std::remove(run.c_str());
-    std::remove((run.substr(0, run.size() - 4) + "-events.csv").c_str());
+    std::remove(SocketEventsPath(run).c_str());
     return tap.Finish();
 }
