@@ -22,6 +22,7 @@ struct Event
     const char* what;
     double a;
     double b;
+    double c;
 };
 
 std::deque<SocketRecord>&
@@ -167,9 +168,9 @@ NewSocketRecord(uint32_t node, const std::string& cc)
 }
 
 void
-SocketEvent(SocketRecord* rec, double nowMs, const char* what, double a, double b)
+SocketEvent(SocketRecord* rec, double nowMs, const char* what, double a, double b, double c)
 {
-    Events().push_back({nowMs, rec->id, what, a, b});
+    Events().push_back({nowMs, rec->id, what, a, b, c});
 }
 
 void
@@ -268,10 +269,10 @@ WriteSocketRecords(const std::string& runOut, double endMs)
     {
         return false;
     }
-    std::fprintf(f, "t_ms,socket,event,a,b\n");
+    std::fprintf(f, "t_ms,socket,event,a,b,c\n");
     for (const Event& e : Events())
     {
-        std::fprintf(f, "%.3f,%u,%s,%g,%g\n", e.ms, e.socket, e.what, e.a, e.b);
+        std::fprintf(f, "%.3f,%u,%s,%g,%g,%g\n", e.ms, e.socket, e.what, e.a, e.b, e.c);
     }
     return std::fclose(f) == 0 && ok;
 }

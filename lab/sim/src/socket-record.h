@@ -99,12 +99,20 @@ SocketRecord* NewSocketRecord(uint32_t node, const std::string& cc);
  * An event of @rec at @nowMs, for RUN-events.csv.
  * @param what rto, recovery, recovery_rto, cwr, idle_restart, yield, backoff
  * @param a its value (yield: YieldEndName() index; backoff: the new depth;
- *	rto: the congestion state it fired in; recovery, cwr, idle_restart:
- *	the window, segments)
+ *	rto: the congestion state it fired in; recovery, cwr: the window
+ *	before the ACK that started it, segments; idle_restart: the window
+ *	it restarts at, segments)
  * @param b a second value (yield: how long it held, ms; rto: the new RTO, ms;
  *	recovery: the congestion state it was entered from)
+ * @param c a third (recovery, cwr: the threshold it reduces towards,
+ *	segments)
  */
-void SocketEvent(SocketRecord* rec, double nowMs, const char* what, double a, double b);
+void SocketEvent(SocketRecord* rec,
+                 double nowMs,
+                 const char* what,
+                 double a,
+                 double b,
+                 double c = 0);
 
 /** The time since the last change of the backoff counted to its depth, up to @nowMs. */
 void SocketBackoffTo(SocketRecord* rec, double nowMs, uint8_t depth);

@@ -3,6 +3,7 @@
 #include "topology-tcp.h"
 
 #include "job-profiles.h"
+#include "linux-dctcp.h"
 #include "mltcp-socket.h"
 #include "socket-record.h"
 #include "training-job.h"
@@ -218,19 +219,16 @@ SimTcpSocket::StateTo(TcpSocketState::TcpCongState_t state)
     {
         r->recoveryMs += now - r->stateSince;
     }
+    double seg = m_tcb->m_segmentSize;
     if (state == TcpSocketState::CA_RECOVERY)
     {
         r->recoveries++;
-        SocketEvent(r,
-                    now,
-                    "recovery",
-                    m_tcb->m_cWnd.Get() / double(m_tcb->m_segmentSize),
-                    r->state);
+        SocketEvent(r, now, "recovery", m_ackCwnd / seg, r->state, m_tcb->m_ssThresh / seg);
     }
     else if (state == TcpSocketState::CA_CWR)
     {
         r->cwrs++;
-        SocketEvent(r, now, "cwr", m_tcb->m_cWnd.Get() / double(m_tcb->m_segmentSize), 0);
+        SocketEvent(r, now, "cwr", m_ackCwnd / seg, 0, m_tcb->m_ssThresh / seg);
     }
     r->state = state;
     r->stateSince = now;
@@ -356,6 +354,7 @@ SimTcpSocket::ReceivedAck(Ptr<Packet> packet, const TcpHeader& tcpHeader)
     uint32_t lost = m_txBuffer->GetLost();
     uint32_t priorInFlight = m_tcb->m_bytesInFlight.Get();
 
+    m_ackCwnd = m_tcb->m_cWnd.Get();
     TcpSocketBase::ReceivedAck(packet, tcpHeader);
     /* the sample TcpSocketBase makes only for algorithms with CongControl */
     if (!m_congestionControl->HasCongControl())
@@ -401,13 +400,17 @@ SimTcpSocket::ProcessAck(const SequenceNumber32& ackNumber,
      * tcp_enter_recovery() starts no second reduction while one is under
      * way, so the reduction's ssthresh is kept and PRR starts again towards
      * it (Linux's carries on with the reduction's: the one retransmission
-     * EnterRecovery() just sent is not counted against it).
+     * EnterRecovery() just sent is not counted against it).  Linux's dctcp
+     * is the exception: its set_state hook halves the window reached so far
+     * on entering Recovery from any state, which is the threshold
+     * EnterRecovery() just asked LinuxDctcp for; that one stays.
      */
     uint32_t ssthresh = m_tcb->m_ssThresh;
+    bool halves = dynamic_cast<const LinuxDctcp*>(PeekPointer(m_congestionControl)) != nullptr;
     m_dupAckCount = std::min(m_dupAckCount, m_retxThresh - 1);
     m_tcb->m_congState = TcpSocketState::CA_DISORDER;
     TcpSocketBase::ProcessAck(ackNumber, scoreboardUpdated, currentDelivered, oldHeadSequence);
-    if (m_tcb->m_congState == TcpSocketState::CA_RECOVERY)
+    if (m_tcb->m_congState == TcpSocketState::CA_RECOVERY && !halves)
     {
         m_tcb->m_ssThresh = ssthresh;
         m_recoveryOps->EnterRecovery(m_tcb, m_dupAckCount, UnAckDataCount(), currentDelivered);

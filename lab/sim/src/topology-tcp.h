@@ -83,7 +83,8 @@ class SimRate : public TcpRateLinux
  *    (the window's memory RFC 7661 keeps across an idle period);
  *  - fast recovery from an ECN reduction (ProcessAck()): a loss that the
  *    scoreboard shows while the socket is in CWR enters Recovery, keeping
- *    the reduction's ssthresh, as Linux's tcp_fastretrans_alert() does; ns-3
+ *    the reduction's ssthresh, as Linux's tcp_fastretrans_alert() does
+ *    (dctcp halves the window reached so far instead, as Linux's does); ns-3
  *    counts those duplicate ACKs and acts on none, so every such loss waited
  *    for the RTO.
  */
@@ -145,6 +146,7 @@ class SimTcpSocket : public TcpSocketBase
     uint32_t m_roundMaxFlight = 0;   //!< the largest flight of the round trip so far
     SequenceNumber32 m_roundEnd{0};  //!< the round trip ends when this is acked
     bool m_roundFull = false;        //!< the flight filled the window in it
+    uint32_t m_ackCwnd = 0;          //!< the window before the ACK being processed
 };
 
 class SimPrrRecovery : public TcpPrrRecovery

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A few simulated seconds of scenarios/vgg16-pair.conf under MLTCP, for the
+ * A few simulated seconds of scenarios/vgg16-pair.conf, for the
  * tests that read what a run's sockets did: two VGG16 rings of two hosts,
  * each from leaf 0 to leaf 1 and back, so each job sends on two
  * connections, one each way:
@@ -21,16 +21,17 @@ namespace mltcp_test
 {
 
 /**
- * Run the pair for @seconds (simulated) under MLTCP, the scenario's keys
- * overridden by @sets; @return false, with @err set, when the scenario does
- * not load.
+ * Run the pair for @seconds (simulated) under MLTCP (@mltcp) or its base,
+ * the scenario's keys overridden by @sets; @return false, with @err set,
+ * when the scenario does not load.
  */
 inline bool
 RunVgg16Pair(const std::vector<std::string>& sets,
              const std::string& label,
              ns3::RunResult* r,
              std::string* err,
-             double seconds = 1)
+             double seconds = 1,
+             bool mltcp = true)
 {
     std::string here = __FILE__;
     std::string conf = here.substr(0, here.rfind('/')) + "/../scenarios/vgg16-pair.conf";
@@ -46,7 +47,7 @@ RunVgg16Pair(const std::vector<std::string>& sets,
     spec.jobs = {0, 1};
     spec.offsetsMs = {0, 0};
     spec.oversubscription = sc.oversubscription;
-    spec.cc = sc.MltcpAlgo();
+    spec.cc = mltcp ? sc.MltcpAlgo() : sc.cc;
     spec.durationS = seconds;
     *r = ns3::RunSimulation(sc, spec);
     return true;
