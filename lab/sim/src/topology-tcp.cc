@@ -403,7 +403,8 @@ SimTcpSocket::ProcessAck(const SequenceNumber32& ackNumber,
      * EnterRecovery() just sent is not counted against it).  Linux's dctcp
      * is the exception: its set_state hook halves the window reached so far
      * on entering Recovery from any state, which is the threshold
-     * EnterRecovery() just asked LinuxDctcp for; that one stays.
+     * EnterRecovery() just asked LinuxDctcp for (MltcpDctcp's divided by F,
+     * as mltcp_dctcp's); that one stays.
      */
     uint32_t ssthresh = m_tcb->m_ssThresh;
     bool halves = dynamic_cast<const LinuxDctcp*>(PeekPointer(m_congestionControl)) != nullptr;
